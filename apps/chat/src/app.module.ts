@@ -1,0 +1,48 @@
+import { DynamicModule, Inject, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { loadCatalog } from '@svc/catalog';
+import { HEALTH_CHECKS, MessagingModule } from '@svc/messaging';
+import { createLogger } from '@svc/logging';
+import { ChatHandler } from './chat/chat.handler';
+import { ChatService } from './chat/chat.service';
+import { CATALOG, CHAT_LOGGER } from './chat/tokens';
+import { CHAT_CONFIG, ChatConfig } from './config';
+import { EngineRegistry } from './engines/engine-registry';
+
+@Module({})
+export class AppModule implements OnModuleInit, OnApplicationShutdown {
+  constructor(@Inject(EngineRegistry) private readonly engines: EngineRegistry) {}
+
+  static forConfig(config: ChatConfig): DynamicModule {
+    const logger = createLogger('chat', config.LOG_LEVEL);
+    const catalog = loadCatalog(config.SVC_CATALOG_PATH);
+    const engines = new EngineRegistry(catalog, { modelsDir: config.SVC_MODELS_DIR, threads: config.LLAMA_THREADS }, logger);
+    return {
+      module: AppModule,
+      imports: [
+        MessagingModule.forRoot({
+          name: 'chat',
+          natsUrl: config.NATS_URL,
+          rpcTimeoutMs: config.RPC_TIMEOUT_MS,
+          health: { service: 'chat', checks: { provide: HEALTH_CHECKS, useValue: { engines: async () => engines.status() } } },
+        }),
+      ],
+      controllers: [ChatHandler],
+      providers: [
+        ChatService,
+        { provide: EngineRegistry, useValue: engines },
+        { provide: CATALOG, useValue: catalog },
+        { provide: CHAT_CONFIG, useValue: config },
+        { provide: CHAT_LOGGER, useValue: logger },
+      ],
+    };
+  }
+
+  /** Engines load before the service joins NATS, so it never takes requests it cannot serve. */
+  async onModuleInit(): Promise<void> {
+    await this.engines.loadAll();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.engines.closeAll();
+  }
+}

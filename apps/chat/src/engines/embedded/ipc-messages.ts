@@ -1,0 +1,110 @@
+/**
+ * Messages between EmbeddedLlamaEngine (parent, CommonJS) and llama-worker.mjs (child, ESM).
+ * The worker is plain JavaScript, so this file is the contract both sides follow.
+ */
+
+/** Roles after normalisation: the worker maps them onto node-llama-cpp's chat history. */
+export interface WorkerChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface InitMessage {
+  type: 'init';
+  modelPath: string;
+  /** Tokens per sequence. */
+  contextSize: number | undefined;
+  sequences: number;
+  threads: number;
+}
+
+export interface GenerateMessage {
+  type: 'generate';
+  id: number;
+  messages: WorkerChatMessage[];
+  maxTokens: number;
+  temperature: number;
+  topP: number;
+  seed: number | undefined;
+  /** Text pieces the worker may send before it must wait for a `credit`. */
+  window: number;
+}
+
+/** The parent consumed `pieces` text messages: the worker may send that many more. */
+export interface CreditMessage {
+  type: 'credit';
+  id: number;
+  pieces: number;
+}
+
+export interface CancelMessage {
+  type: 'cancel';
+  id: number;
+}
+
+export interface ShutdownMessage {
+  type: 'shutdown';
+}
+
+export type ParentMessage = InitMessage | GenerateMessage | CreditMessage | CancelMessage | ShutdownMessage;
+
+export interface ReadyMessage {
+  type: 'ready';
+  loadMs: number;
+  contextSize: number;
+  trainContextSize: number;
+  sequences: number;
+  threads: number;
+  chatWrapper: string;
+}
+
+/** The worker could not start (bad path, unsupported file, ...); it exits after sending this. */
+export interface FatalMessage {
+  type: 'fatal';
+  message: string;
+}
+
+export interface StartedMessage {
+  type: 'started';
+  id: number;
+  promptTokens: number;
+  /** Prompt tokens whose evaluation was reused from the sequence's previous request. */
+  reusedTokens: number;
+}
+
+export interface TextMessage {
+  type: 'text';
+  id: number;
+  text: string;
+  /** Completion tokens generated up to and including this piece. */
+  completionTokens: number;
+}
+
+export type WorkerStopReason = 'eos' | 'length' | 'cancelled';
+
+export interface DoneMessage {
+  type: 'done';
+  id: number;
+  reason: WorkerStopReason;
+  promptTokens: number;
+  completionTokens: number;
+  generateMs: number;
+}
+
+export type FailureCode = 'prompt_too_long' | 'busy' | 'internal';
+
+export interface FailedMessage {
+  type: 'failed';
+  id: number;
+  code: FailureCode;
+  message: string;
+}
+
+/** A llama.cpp log line at warn level or above (never contains prompts or output). */
+export interface LogMessage {
+  type: 'log';
+  level: string;
+  message: string;
+}
+
+export type WorkerMessage = ReadyMessage | FatalMessage | StartedMessage | TextMessage | DoneMessage | FailedMessage | LogMessage;

@@ -1,0 +1,35 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { loadCatalog } from '@svc/catalog';
+import { Logger } from '@svc/logging';
+import { MessagingModule } from '@svc/messaging';
+import { ApiKeysController } from './api-keys/api-keys.controller';
+import { ApiKeyGuard } from './auth/api-key.guard';
+import { KeyCache } from './auth/key-cache';
+import { KeyUsageReporter } from './auth/key-usage.reporter';
+import { ChatController } from './chat/chat.controller';
+import { SseStreamer } from './chat/sse-streamer';
+import { GATEWAY_CONFIG, GatewayConfig } from './config';
+import { HealthController } from './health/health.controller';
+import { ModelsController } from './models/models.controller';
+import { CATALOG } from './models/models.tokens';
+
+@Module({})
+export class AppModule {
+  static forConfig(config: GatewayConfig, logger: Logger): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [MessagingModule.forRoot({ name: 'gateway', natsUrl: config.NATS_URL, rpcTimeoutMs: config.RPC_TIMEOUT_MS })],
+      controllers: [HealthController, ModelsController, ChatController, ApiKeysController],
+      providers: [
+        { provide: GATEWAY_CONFIG, useValue: config },
+        { provide: CATALOG, useValue: loadCatalog(config.SVC_CATALOG_PATH) },
+        { provide: 'LOGGER', useValue: logger },
+        KeyCache,
+        KeyUsageReporter,
+        SseStreamer,
+        { provide: APP_GUARD, useClass: ApiKeyGuard },
+      ],
+    };
+  }
+}

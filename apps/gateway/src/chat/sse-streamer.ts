@@ -1,0 +1,76 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { FastifyReply } from 'fastify';
+import { NatsConnection } from 'nats';
+import { CHAT, StreamChatRequest } from '@svc/contracts';
+import { DomainError } from '@svc/errors';
+import { HEADER } from '@svc/headers';
+import { Frame, NATS_CONNECTION, RpcClient, StreamReader } from '@svc/messaging';
+import { GATEWAY_CONFIG, GatewayConfig } from '../config';
+
+const DONE = 'data: [DONE]\n\n';
+
+/**
+ * Relays a token stream from a service to the HTTP client as Server-Sent Events, chunk by chunk.
+ * Errors before the first chunk become a normal HTTP error; later ones an SSE error event.
+ * When the client disconnects the service is told to stop generating.
+ */
+@Injectable()
+export class SseStreamer {
+  constructor(
+    private readonly rpc: RpcClient,
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  async relay(request: Omit<StreamChatRequest, 'stream'>, reply: FastifyReply): Promise<void> {
+    const reader = new StreamReader(this.nc, { window: this.config.STREAM_WINDOW, idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS });
+    try {
+      reader.attach(await this.rpc.send(CHAT.STREAM, { ...request, stream: { inbox: reader.inbox, window: this.config.STREAM_WINDOW } }, { requestId: request.caller.requestId }));
+    } catch (err) {
+      reader.close();
+      throw err;
+    }
+    const first = await reader.next();
+    if (first.kind === 'error') throw DomainError.fromPayload(first.error);
+
+    const raw = reply.raw;
+    reply.hijack();
+    raw.writeHead(200, {
+      ...(reply.getHeaders() as Record<string, string>),
+      [HEADER.contentType]: 'text/event-stream; charset=utf-8',
+      [HEADER.cacheControl]: 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    raw.on('close', () => {
+      if (!raw.writableFinished) reader.cancel();
+    });
+
+    let frame: Frame = first;
+    for (;;) {
+      if (raw.destroyed) return reader.cancel();
+      if (frame.kind === 'chunk') {
+        if (!raw.write(`data: ${Buffer.from(frame.body).toString('utf8')}\n\n`)) await drained(raw);
+      } else if (frame.kind === 'end') {
+        raw.end(DONE);
+        return;
+      } else {
+        raw.end(`data: ${JSON.stringify({ error: frame.error.message })}\n\n`);
+        return;
+      }
+      frame = await reader.next();
+    }
+  }
+}
+
+function drained(stream: NodeJS.WritableStream & { destroyed: boolean }): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+  });
+}

@@ -1,0 +1,48 @@
+import { HttpException } from '@nestjs/common';
+import { DomainError, ErrorCode, HttpErrorBody, statusOf } from '@svc/errors';
+
+export interface ErrorResponse {
+  status: number;
+  body: HttpErrorBody;
+  /** Unknown failures are logged with the request id; their message never reaches the client. */
+  unexpected?: unknown;
+}
+
+interface FastifyLikeError {
+  code?: string;
+  statusCode?: number;
+  message?: string;
+}
+
+/** The single mapping from anything thrown to the spec's StandardError / DetailedError. */
+export function toErrorResponse(err: unknown): ErrorResponse {
+  if (err instanceof DomainError) return fromDomain(err);
+  if (err instanceof HttpException) {
+    const status = err.getStatus();
+    if (status === 404) return { status, body: { error: 'Not found: no such route. See /api/v1 endpoints in the API documentation.' } };
+    if (status === 405) return { status, body: { error: 'Method not allowed.' } };
+    return { status, body: { error: status >= 500 ? 'Internal server error' : err.message } };
+  }
+  const fastify = err as FastifyLikeError;
+  switch (fastify?.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return fromDomain(new DomainError(ErrorCode.MalformedJson, 'Malformed JSON in request body.'));
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return fromDomain(new DomainError(ErrorCode.PayloadTooLarge, 'Request body is too large.'));
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return fromDomain(new DomainError(ErrorCode.UnsupportedMediaType, 'Unsupported Content-Type. Send application/json.'));
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { status: 400, body: { error: 'Invalid Content-Length.' } };
+  }
+  if (err instanceof SyntaxError) return fromDomain(new DomainError(ErrorCode.MalformedJson, 'Malformed JSON in request body.'));
+  if (typeof fastify?.statusCode === 'number' && fastify.statusCode >= 400 && fastify.statusCode < 500) {
+    return { status: fastify.statusCode, body: { error: fastify.message ?? 'Bad request.' } };
+  }
+  return { status: statusOf(ErrorCode.Internal), body: { error: 'Internal server error' }, unexpected: err };
+}
+
+function fromDomain(err: DomainError): ErrorResponse {
+  const body: HttpErrorBody = err.details ? { error: err.message, details: err.details } : { error: err.message };
+  return { status: err.status, body };
+}

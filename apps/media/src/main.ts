@@ -1,0 +1,6 @@
+import 'reflect-metadata';
+import { runService } from '@svc/messaging';
+import { AppModule } from './app.module';
+import { loadServiceConfig } from './config';
+
+runService('media', loadServiceConfig, (config) => AppModule.forConfig(config));

@@ -1,0 +1,43 @@
+import { CatalogFile, ModelDefinition, ModelType } from './catalog.schema';
+
+/** Read-only view of the model catalog with the lookups the gateway and services need. */
+export class Catalog {
+  private readonly byId = new Map<string, ModelDefinition>();
+
+  constructor(readonly file: CatalogFile) {
+    for (const model of file.models) this.byId.set(model.id, model);
+  }
+
+  get models(): readonly ModelDefinition[] {
+    return this.file.models;
+  }
+
+  get(id: string): ModelDefinition | undefined {
+    return this.byId.get(id);
+  }
+
+  ofType(type: ModelType): ModelDefinition[] {
+    return this.file.models.filter((m) => m.type === type);
+  }
+
+  /** Trait name -> model id, for models of one type (`default`, `fastest`, ...). */
+  traits(type: ModelType): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const model of this.ofType(type)) for (const trait of model.traits) out[trait] ??= model.id;
+    return out;
+  }
+
+  compatibilityMapping(type: ModelType): Record<string, string> {
+    return Object.fromEntries(Object.entries(this.file.compatibilityMapping).filter(([, id]) => this.byId.get(id)?.type === type));
+  }
+
+  /**
+   * The model a request names: an id, a trait of that type (`default`), or a compatibility
+   * name (`gpt-4o-mini`). Undefined when none matches or the match has another type.
+   */
+  resolve(requested: string, type: ModelType): ModelDefinition | undefined {
+    const id = this.byId.has(requested) ? requested : (this.traits(type)[requested] ?? this.file.compatibilityMapping[requested]);
+    const model = id === undefined ? undefined : this.byId.get(id);
+    return model?.type === type ? model : undefined;
+  }
+}

@@ -1,0 +1,3 @@
+export * from './load-config';
+export * from './common-env';
+export * from './repo-root';

@@ -1,0 +1,3 @@
+export * from './chat-request';
+export * from './chat-response';
+export * from './subjects';

@@ -1,0 +1,6 @@
+export * from './services';
+export * from './rpc';
+export * from './health';
+export * from './keys';
+export * from './chat';
+export * from './stream';

@@ -1,0 +1,15 @@
+import { ChatRpc } from './chat/subjects';
+import { HealthReply, HealthRequest, HealthSubject } from './health/health';
+import { KeysEvents, KeysRpc } from './keys/subjects';
+
+export type HealthRpc = Record<HealthSubject, { req: HealthRequest; res: HealthReply }>;
+
+/** Every request/reply subject with its request and reply types. */
+export type RpcMap = KeysRpc & ChatRpc & HealthRpc;
+export type RpcSubject = keyof RpcMap;
+export type RpcRequest<S extends RpcSubject> = RpcMap[S]['req'];
+export type RpcReply<S extends RpcSubject> = RpcMap[S]['res'];
+
+/** Every fire-and-forget event subject with its payload type. */
+export type EventMap = KeysEvents;
+export type EventSubject = keyof EventMap;

@@ -1,0 +1,39 @@
+/**
+ * The spec's DetailedError `details`: nested by field, with an `_errors` array at each level.
+ */
+export interface ErrorDetails {
+  _errors: string[];
+  [field: string]: ErrorDetails | string[];
+}
+
+export interface IssueLike {
+  path: ReadonlyArray<PropertyKey>;
+  message: string;
+}
+
+export function detailsFromIssues(issues: ReadonlyArray<IssueLike>): ErrorDetails {
+  const root: ErrorDetails = { _errors: [] };
+  for (const issue of issues) {
+    let node = root;
+    for (const key of issue.path) {
+      const name = String(key);
+      const next = node[name];
+      if (next === undefined || Array.isArray(next)) {
+        const child: ErrorDetails = { _errors: [] };
+        node[name] = child;
+        node = child;
+      } else {
+        node = next;
+      }
+    }
+    node._errors.push(issue.message);
+  }
+  return root;
+}
+
+/** One-line summary of the first few issues, used as the `error` string. */
+export function summarizeIssues(issues: ReadonlyArray<IssueLike>, limit = 3): string {
+  const parts = issues.slice(0, limit).map((i) => (i.path.length ? `${i.path.map(String).join('.')}: ${i.message}` : i.message));
+  const more = issues.length > limit ? ` (and ${issues.length - limit} more)` : '';
+  return `Invalid request: ${parts.join('; ')}${more}`;
+}

@@ -1,0 +1,5 @@
+export * from './error-code';
+export * from './status';
+export * from './error-details';
+export * from './domain-error';
+export * from './http-body';

@@ -1,0 +1,3 @@
+export * from './header-keys';
+export * from './version';
+export * from './request-id';

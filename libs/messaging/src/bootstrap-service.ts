@@ -1,0 +1,36 @@
+import { DynamicModule, INestMicroservice, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { MicroserviceOptions, Transport } from '@nestjs/microservices';
+import { ServiceName } from '@svc/contracts';
+import { createLogger, PinoNestLogger } from '@svc/logging';
+import { RpcErrorFilter } from './rpc-error.filter';
+
+/**
+ * Starts a NATS-connected service: every @MessagePattern handler subscribes in the queue group
+ * named after the service, so replicas share the load. SIGINT/SIGTERM drain and exit.
+ */
+export async function bootstrapService(service: ServiceName, module: Type<unknown> | DynamicModule, natsUrl: string): Promise<INestMicroservice> {
+  const logger = createLogger(service);
+  const app = await NestFactory.createMicroservice<MicroserviceOptions>(module, {
+    transport: Transport.NATS,
+    options: { servers: natsUrl.split(','), queue: service, name: `${service}-server`, gracefulShutdown: true, gracePeriod: 1_000 },
+    logger: new PinoNestLogger(logger),
+  });
+  app.useGlobalFilters(new RpcErrorFilter(logger));
+  app.enableShutdownHooks(['SIGINT', 'SIGTERM']);
+  await app.listen();
+  logger.info({ pid: process.pid }, `${service} service ready`);
+  return app;
+}
+
+/** A service's `main`: validate config, start, and exit with a readable message on failure. */
+export function runService<C extends { NATS_URL: string }>(service: ServiceName, loadConfig: () => C, module: (config: C) => DynamicModule): void {
+  const start = async () => {
+    const config = loadConfig();
+    await bootstrapService(service, module(config), config.NATS_URL);
+  };
+  start().catch((err: unknown) => {
+    process.stderr.write(`${service}: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,40 @@
+import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
+import { NatsConnection } from 'nats';
+import { ServiceName } from '@svc/contracts';
+import { connectNats, NATS_CONNECTION } from './nats-connection';
+import { RpcClient } from './rpc-client';
+import { createHealthController, HEALTH_CHECKS, HealthChecks } from './health.controller';
+
+export interface MessagingModuleOptions {
+  name: string;
+  natsUrl: string;
+  rpcTimeoutMs: number;
+  /** When set, registers the service's health handler with these checks. */
+  health?: { service: ServiceName; checks?: Provider<HealthChecks> };
+}
+
+/**
+ * A NATS connection for code that publishes or subscribes outside @MessagePattern handlers
+ * (stream frames, events, outgoing calls), plus the typed RpcClient.
+ */
+@Global()
+@Module({})
+export class MessagingModule {
+  static forRoot(options: MessagingModuleOptions): DynamicModule {
+    const providers: Provider[] = [
+      { provide: NATS_CONNECTION, useFactory: () => connectNats(options.natsUrl, options.name) },
+      { provide: RpcClient, inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection) => new RpcClient(nc, options.rpcTimeoutMs) },
+      {
+        provide: 'NATS_CONNECTION_CLOSER',
+        inject: [NATS_CONNECTION],
+        useFactory: (nc: NatsConnection) => ({ onApplicationShutdown: () => nc.drain().catch(() => undefined) }),
+      },
+    ];
+    const controllers = [];
+    if (options.health) {
+      providers.push(options.health.checks ?? { provide: HEALTH_CHECKS, useValue: {} });
+      controllers.push(createHealthController(options.health.service));
+    }
+    return { module: MessagingModule, providers, controllers, exports: [NATS_CONNECTION, RpcClient] };
+  }
+}

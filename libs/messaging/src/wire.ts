@@ -1,0 +1,28 @@
+/**
+ * The request/reply packet format of @nestjs/microservices' NATS transport, so that a plain
+ * `nats` client can call `@MessagePattern` handlers without Nest's per-request subscriptions.
+ */
+export interface NestRequestPacket<T = unknown> {
+  pattern: string;
+  data: T;
+  id: string;
+}
+
+export interface NestReplyPacket<T = unknown> {
+  id: string;
+  response?: T;
+  err?: unknown;
+  isDisposed?: boolean;
+}
+
+export interface NestEventPacket<T = unknown> {
+  pattern: string;
+  data: T;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export const encodeJson = (value: unknown): Uint8Array => encoder.encode(JSON.stringify(value));
+export const decodeJson = <T>(bytes: Uint8Array): T => JSON.parse(decoder.decode(bytes)) as T;
+export const decodeText = (bytes: Uint8Array): string => decoder.decode(bytes);

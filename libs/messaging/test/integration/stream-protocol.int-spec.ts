@@ -1,0 +1,116 @@
+import { NatsConnection } from 'nats';
+import { StreamOpenRequest } from '@svc/contracts';
+import { ErrorCode } from '@svc/errors';
+import { connectNats, Frame, StreamPublisher, StreamReader } from '@svc/messaging';
+import { PrivateNats, startPrivateNats } from '@svc/testing';
+
+const text = (frame: Frame) => (frame.kind === 'error' ? frame.error.message : Buffer.from(frame.body).toString());
+
+describe('token stream protocol over NATS', () => {
+  let nats: PrivateNats;
+  let producer: NatsConnection;
+  let consumer: NatsConnection;
+
+  beforeAll(async () => {
+    nats = await startPrivateNats();
+    producer = await connectNats(nats.url, 'producer');
+    consumer = await connectNats(nats.url, 'consumer');
+  });
+  afterAll(async () => {
+    await producer.close();
+    await consumer.close();
+    await nats.stop();
+  });
+
+  function pair(window = 4, opts: { heartbeatMs?: number; ackTimeoutMs?: number; idleTimeoutMs?: number } = {}) {
+    const reader = new StreamReader(consumer, { window, idleTimeoutMs: opts.idleTimeoutMs ?? 2_000 });
+    const open: StreamOpenRequest = { inbox: reader.inbox, window };
+    const publisher = new StreamPublisher(producer, open, { heartbeatMs: opts.heartbeatMs ?? 100, ackTimeoutMs: opts.ackTimeoutMs ?? 2_000 });
+    reader.attach(publisher.reply());
+    return { reader, publisher };
+  }
+
+  it('delivers chunks in order, then the end frame', async () => {
+    const { reader, publisher } = pair(8);
+    await consumer.flush();
+    const produced = (async () => {
+      for (let i = 0; i < 50; i++) await publisher.chunk(`c${i}`);
+      publisher.end({ usage: { prompt_tokens: 1, completion_tokens: 50, total_tokens: 51 }, finishReason: 'stop' });
+    })();
+    const got: string[] = [];
+    for (let frame = await reader.next(); ; frame = await reader.next()) {
+      if (frame.kind !== 'chunk') {
+        expect(frame.kind).toBe('end');
+        expect(JSON.parse(text(frame)).usage.completion_tokens).toBe(50);
+        break;
+      }
+      got.push(text(frame));
+    }
+    await produced;
+    expect(got).toEqual(Array.from({ length: 50 }, (_, i) => `c${i}`));
+  });
+
+  it('holds the producer back when the reader stops pulling (bounded buffer)', async () => {
+    const { reader, publisher } = pair(4);
+    await consumer.flush();
+    let sent = 0;
+    const producing = (async () => {
+      for (let i = 0; i < 20; i++) {
+        await publisher.chunk(`c${i}`);
+        sent++;
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(sent).toBeLessThanOrEqual(6);
+    for (let i = 0; i < 20; i++) await reader.next();
+    await producing;
+    expect(sent).toBe(20);
+    publisher.close();
+    reader.close();
+  });
+
+  it('aborts the producer when the reader cancels', async () => {
+    const { reader, publisher } = pair(4);
+    await consumer.flush();
+    await publisher.chunk('first');
+    await reader.next();
+    reader.cancel();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(publisher.signal.aborted).toBe(true);
+    await expect(publisher.chunk('late')).rejects.toThrow(/cancelled/);
+    publisher.close();
+  });
+
+  it('reports a dead producer as an error frame after the idle timeout, not a hang', async () => {
+    const { reader, publisher } = pair(4, { idleTimeoutMs: 400 });
+    await consumer.flush();
+    await publisher.chunk('only');
+    publisher.close(); // the service "dies": no end frame, no heartbeats
+    expect((await reader.next()).kind).toBe('chunk');
+    const started = Date.now();
+    const frame = await reader.next();
+    expect(frame.kind).toBe('error');
+    if (frame.kind === 'error') expect(frame.error.code).toBe(ErrorCode.ServiceUnavailable);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('keeps a slow but alive producer going with heartbeats', async () => {
+    const { reader, publisher } = pair(4, { heartbeatMs: 100, idleTimeoutMs: 400 });
+    await consumer.flush();
+    setTimeout(() => void publisher.chunk('after a long think').then(() => publisher.end({ usage: { prompt_tokens: 0, completion_tokens: 1, total_tokens: 1 }, finishReason: 'stop' })), 1_000);
+    const frame = await reader.next();
+    expect(frame.kind).toBe('chunk');
+    expect((await reader.next()).kind).toBe('end');
+  });
+
+  it('aborts the producer when the reader vanishes without cancelling', async () => {
+    const { reader, publisher } = pair(2, { ackTimeoutMs: 300 });
+    await consumer.flush();
+    reader.close(); // e.g. the gateway process died
+    await expect((async () => {
+      for (let i = 0; i < 10; i++) await publisher.chunk(`c${i}`);
+    })()).rejects.toThrow(/credit/);
+    expect(publisher.signal.aborted).toBe(true);
+    publisher.close();
+  });
+});

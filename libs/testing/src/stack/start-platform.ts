@@ -1,0 +1,78 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { REPO_ROOT } from '@svc/config';
+import { startPrivateNats } from '../nats/nats-server';
+import { freePort } from './free-port';
+
+export interface RunningPlatform {
+  baseUrl: string;
+  apiUrl: string;
+  adminKey: string;
+  /** Everything the processes printed, for assertions about logs (privacy). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export interface StartPlatformOptions {
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+/**
+ * Starts the whole platform the way a user does (`node tools/start/start.js`, i.e. `npm start`),
+ * on a free port, a private NATS server and fresh databases, with a random bootstrap admin key.
+ * Expects `npm run build` to have run (tools/test.js does it).
+ */
+export async function startPlatform(options: StartPlatformOptions = {}): Promise<RunningPlatform> {
+  const port = await freePort();
+  const nats = await startPrivateNats();
+  const adminKey = `svc_e2e_${randomBytes(24).toString('base64url')}`;
+  const runId = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const pg = process.env.TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432';
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    NATS_URL: nats.url,
+    SVC_ADMIN_KEY: adminKey,
+    KEYS_DATABASE_URL: `${pg}/svc_test_e2e_keys_${runId}`,
+    SVC_SKIP_BUILD: '1',
+    LOG_LEVEL: 'info',
+    START_TIMEOUT_MS: String(options.timeoutMs ?? 90_000),
+    ...options.env,
+  };
+  let output = '';
+  const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, 'tools/start/start.js')], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      process.kill(-(child.pid as number), 'SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+      if (child.exitCode === null) process.kill(-(child.pid as number), 'SIGKILL');
+    }
+    await nats.stop();
+  };
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`platform did not start:\n${output.slice(-4000)}`)), (options.timeoutMs ?? 90_000) + 5_000);
+      child.stdout?.on('data', () => {
+        if (output.includes('platform ready')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`platform exited with ${code}:\n${output.slice(-4000)}`));
+      });
+    });
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  const baseUrl = `http://127.0.0.1:${port}`;
+  return { baseUrl, apiUrl: `${baseUrl}/api/v1`, adminKey, output: () => output, stop };
+}

@@ -1,0 +1,36 @@
+#!/usr/bin/env node
+// Builds everything `npm start` runs: Prisma clients (offline), TypeScript to dist/, assets.
+// Incremental: a second run with no changes takes a few seconds.
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..');
+const quiet = process.argv.includes('--quiet');
+const log = (msg) => quiet || process.stderr.write(`[build] ${msg}\n`);
+const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: quiet ? ['ignore', 'ignore', 'inherit'] : 'inherit' });
+
+log('prisma clients');
+run(process.execPath, [path.join(root, 'tools/prisma/generate.js')]);
+
+log('typescript');
+run(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json']);
+
+// Files tsc does not emit but the processes load at run time (ESM workers, catalog data).
+log('assets');
+const assetExt = new Set(['.mjs', '.json', '.yaml', '.wasm']);
+function copyAssets(dir) {
+  if (!fs.existsSync(dir)) return;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const from = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name !== 'node_modules' && entry.name !== 'generated') copyAssets(from);
+    } else if (assetExt.has(path.extname(entry.name))) {
+      const to = path.join(root, 'dist', path.relative(root, from));
+      fs.mkdirSync(path.dirname(to), { recursive: true });
+      fs.copyFileSync(from, to);
+    }
+  }
+}
+for (const top of ['apps', 'libs', 'tools', 'bench']) copyAssets(path.join(root, top));
+log('done');
