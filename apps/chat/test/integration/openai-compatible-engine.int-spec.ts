@@ -1,0 +1,82 @@
+import { ErrorCode } from '@svc/errors';
+import { startFakeOpenAiUpstream } from '@svc/testing';
+import { GenerationAbortedError } from '../../src/engines/engine';
+import { OpenAICompatibleEngine } from '../../src/engines/upstream/openai-compatible.engine';
+
+type Upstream = Awaited<ReturnType<typeof startFakeOpenAiUpstream>>;
+
+describe('OpenAICompatibleEngine against an OpenAI-protocol server', () => {
+  let server: Upstream;
+  let engine: OpenAICompatibleEngine;
+  const request = (overrides: Partial<Parameters<OpenAICompatibleEngine['generate']>[0]> = {}) => ({
+    messages: [{ role: 'user' as const, content: 'Hello' }],
+    maxTokens: 5,
+    signal: new AbortController().signal,
+    ...overrides,
+  });
+
+  beforeAll(async () => {
+    server = await startFakeOpenAiUpstream({ completionTokens: 5, apiKey: 'upstream-secret' });
+    engine = new OpenAICompatibleEngine({ baseUrl: server.baseUrl, model: 'fake-model', apiKey: 'upstream-secret', timeoutMs: 1_000, connections: 4 });
+  });
+  afterAll(async () => {
+    await engine.close();
+    await server.close();
+  });
+  beforeEach(() => server.upstream.configure({ failure: 'none', tokenDelayMs: 0, firstTokenDelayMs: 0 }));
+
+  it('forwards parameters and returns text with the upstream usage', async () => {
+    const result = await engine.generate(request({ temperature: 0.5, topP: 0.9, stop: ['\n'], seed: 7 }));
+    expect(result.text.length).toBeGreaterThan(0);
+    expect(result.completionTokens).toBe(5);
+    expect(result.promptTokens).toBeGreaterThan(0);
+    const sent = server.upstream.requests.at(-1)!;
+    expect(sent.path).toBe('/v1/chat/completions');
+    expect(sent.headers.authorization).toBe('Bearer upstream-secret');
+    expect(sent.body).toMatchObject({ model: 'fake-model', max_tokens: 5, temperature: 0.5, top_p: 0.9, stop: ['\n'], seed: 7, stream: false });
+  });
+
+  it('streams pieces that add up to the text, with usage from the final chunk', async () => {
+    const pieces: string[] = [];
+    const result = await engine.generate(request(), (t) => void pieces.push(t));
+    expect(pieces.length).toBe(5);
+    expect(pieces.join('')).toBe(result.text);
+    expect(result.completionTokens).toBe(5);
+    expect(server.upstream.requests.at(-1)!.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+  });
+
+  it('maps upstream failures to clear errors', async () => {
+    server.upstream.configure({ failure: 'http-500' });
+    await expect(engine.generate(request())).rejects.toMatchObject({ code: ErrorCode.Upstream });
+    server.upstream.configure({ failure: 'http-429' });
+    await expect(engine.generate(request())).rejects.toMatchObject({ code: ErrorCode.ServiceUnavailable });
+    server.upstream.configure({ failure: 'hang' });
+    await expect(engine.generate(request())).rejects.toMatchObject({ code: ErrorCode.Timeout });
+    server.upstream.configure({ failure: 'malformed-json' });
+    await expect(engine.generate(request())).rejects.toMatchObject({ code: ErrorCode.Upstream });
+  });
+
+  it('fails a stream that the upstream drops midway instead of ending it silently', async () => {
+    server.upstream.configure({ failure: 'drop-mid-stream' });
+    await expect(engine.generate(request(), () => undefined)).rejects.toMatchObject({ code: ErrorCode.Upstream });
+  });
+
+  it('stops the upstream request when the caller aborts', async () => {
+    server.upstream.configure({ tokenDelayMs: 100 });
+    const controller = new AbortController();
+    const pieces: string[] = [];
+    const pending = engine.generate(request({ signal: controller.signal }), (t) => {
+      pieces.push(t);
+      if (pieces.length === 1) controller.abort();
+    });
+    await expect(pending).rejects.toBeInstanceOf(GenerationAbortedError);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.upstream.requests.at(-1)!.outcome).toBe('client-aborted');
+  });
+
+  it('reports an unreachable server as 502-class error', async () => {
+    const dead = new OpenAICompatibleEngine({ baseUrl: 'http://127.0.0.1:9/v1', model: 'x', timeoutMs: 500, connections: 1 });
+    await expect(dead.generate(request())).rejects.toMatchObject({ code: ErrorCode.Upstream });
+    await dead.close();
+  });
+});

@@ -1,0 +1,47 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadCatalog } from '.';
+
+function catalogFile(yaml: string): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'catalog-')), 'models.yaml');
+  writeFileSync(file, yaml);
+  return file;
+}
+
+const upstream = (id: string, extra = '') => `
+  - id: ${id}
+    name: ${id}
+    type: text
+    engine: { kind: openai-compatible, baseUrl: "\${UP_URL:-http://127.0.0.1:8000/v1}", model: m }
+    pricing: { input: { usd: 1, diem: 1 }, output: { usd: 2, diem: 2 } }${extra}`;
+
+describe('model catalog', () => {
+  it('loads the shipped catalog with a default text model', () => {
+    const catalog = loadCatalog();
+    expect(catalog.traits('text').default).toBeDefined();
+    expect(catalog.resolve('default', 'text')?.id).toBe(catalog.traits('text').default);
+  });
+
+  it('resolves ids, traits and compatibility names, only for the asked type', () => {
+    const catalog = loadCatalog(catalogFile(`models:${upstream('a', '\n    traits: [default]')}${upstream('b')}\ncompatibilityMapping: { gpt-4o: b }\n`));
+    expect(catalog.resolve('a', 'text')?.id).toBe('a');
+    expect(catalog.resolve('default', 'text')?.id).toBe('a');
+    expect(catalog.resolve('gpt-4o', 'text')?.id).toBe('b');
+    expect(catalog.resolve('a', 'image')).toBeUndefined();
+    expect(catalog.resolve('zzz', 'text')).toBeUndefined();
+  });
+
+  it('interpolates environment variables with defaults', () => {
+    const file = catalogFile(`models:${upstream('a')}\n`);
+    expect(loadCatalog(file, {}).get('a')?.engine).toMatchObject({ baseUrl: 'http://127.0.0.1:8000/v1' });
+    expect(loadCatalog(file, { UP_URL: 'http://gpu-box:9000/v1' }).get('a')?.engine).toMatchObject({ baseUrl: 'http://gpu-box:9000/v1' });
+  });
+
+  it('explains what is wrong with an invalid catalog', () => {
+    expect(() => loadCatalog(catalogFile('models:\n  - id: BAD ID\n'))).toThrow(/models\.0\.id/);
+    expect(() => loadCatalog(catalogFile(`models:${upstream('a')}${upstream('a')}\n`))).toThrow(/duplicate model id a/);
+    expect(() => loadCatalog(catalogFile(`models:${upstream('a')}\ncompatibilityMapping: { x: nope }\n`))).toThrow(/unknown model nope/);
+    expect(() => loadCatalog('/nonexistent/models.yaml')).toThrow(/Cannot read model catalog/);
+  });
+});
