@@ -7,7 +7,6 @@ import { Logger, PinoNestLogger } from '@svc/logging';
 import { AppModule } from '../app.module';
 import { GatewayConfig } from '../config';
 import { HttpErrorFilter } from './http-error.filter';
-import { sendError } from './send-error';
 
 export const API_PREFIX = 'api/v1';
 
@@ -15,8 +14,6 @@ export const API_PREFIX = 'api/v1';
 export async function createGatewayApp(config: GatewayConfig, logger: Logger): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     logger: false,
-    loggerInstance: logger,
-    disableRequestLogging: true,
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
     genReqId: () => newRequestId(),
@@ -35,10 +32,9 @@ export async function createGatewayApp(config: GatewayConfig, logger: Logger): P
     done();
   });
   fastify.addHook('onResponse', (request, reply, done) => {
-    request.log.info({ requestId: request.id, method: request.method, path: request.routeOptions.url ?? 'unmatched', status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 }, 'request');
+    logger.info({ requestId: request.id, method: request.method, path: request.routeOptions.url ?? 'unmatched', status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 }, 'request');
     done();
   });
-  fastify.setErrorHandler((err, request, reply) => sendError(request, reply, err));
   await app.register(compress as never, {
     global: true,
     encodings: ['br', 'gzip'],
@@ -49,7 +45,7 @@ export async function createGatewayApp(config: GatewayConfig, logger: Logger): P
   });
 
   app.setGlobalPrefix(API_PREFIX, { exclude: ['healthz'] });
-  app.useGlobalFilters(new HttpErrorFilter());
+  app.useGlobalFilters(new HttpErrorFilter(logger));
   app.enableShutdownHooks(['SIGINT', 'SIGTERM']);
   return app;
 }

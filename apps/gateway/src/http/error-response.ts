@@ -21,6 +21,8 @@ export function toErrorResponse(err: unknown): ErrorResponse {
     const status = err.getStatus();
     if (status === 404) return { status, body: { error: 'Not found: no such route. See /api/v1 endpoints in the API documentation.' } };
     if (status === 405) return { status, body: { error: 'Method not allowed.' } };
+    // Nest turns Fastify's body-parser errors into HttpExceptions carrying Fastify's message.
+    if (status === 400 && /JSON/.test(err.message)) return fromDomain(new DomainError(ErrorCode.MalformedJson, 'Malformed JSON in request body.'));
     return { status, body: { error: status >= 500 ? 'Internal server error' : err.message } };
   }
   const fastify = err as FastifyLikeError;

@@ -1,10 +1,11 @@
 import { FastifyReply, FastifyRequest } from 'fastify';
+import { Logger } from '@svc/logging';
 import { toErrorResponse } from './error-response';
 
-export function sendError(request: FastifyRequest, reply: FastifyReply, err: unknown): void {
+export function sendError(logger: Logger, request: FastifyRequest, reply: FastifyReply, err: unknown): void {
   const { status, body, unexpected } = toErrorResponse(err);
   if (unexpected !== undefined) {
-    request.log.error({ requestId: request.id, err: unexpected instanceof Error ? { name: unexpected.name, message: unexpected.message, stack: unexpected.stack } : String(unexpected) }, 'unhandled error');
+    logger.error({ requestId: request.id, err: unexpected instanceof Error ? { name: unexpected.name, message: unexpected.message, stack: unexpected.stack } : String(unexpected) }, 'unhandled error');
   }
   if (reply.sent || reply.raw.headersSent) {
     reply.raw.destroy();
