@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { MicroserviceOptions, Transport } from '@nestjs/microservices';
 import { ServiceName } from '@svc/contracts';
 import { createLogger, PinoNestLogger } from '@svc/logging';
+import { NATS_CONNECTION_OPTIONS } from './nats-connection';
 import { RpcErrorFilter } from './rpc-error.filter';
 
 /**
@@ -13,7 +14,7 @@ export async function bootstrapService(service: ServiceName, module: Type<unknow
   const logger = createLogger(service);
   const app = await NestFactory.createMicroservice<MicroserviceOptions>(module, {
     transport: Transport.NATS,
-    options: { servers: natsUrl.split(','), queue: service, name: `${service}-server`, gracefulShutdown: true, gracePeriod: 1_000 },
+    options: { ...NATS_CONNECTION_OPTIONS, servers: natsUrl.split(','), queue: service, name: `${service}-server`, gracefulShutdown: true, gracePeriod: 1_000 },
     logger: new PinoNestLogger(logger),
   });
   app.useGlobalFilters(new RpcErrorFilter(logger));

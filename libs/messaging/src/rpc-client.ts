@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { headers as natsHeaders, NatsConnection, NatsError, ErrorCode as NatsErrorCode } from 'nats';
 import { EventMap, EventSubject, RpcReply, RpcRequest, RpcSubject } from '@svc/contracts';
 import { DomainError, ErrorCode, isErrorPayload } from '@svc/errors';
@@ -12,6 +11,9 @@ export interface CallOptions {
 
 /** The one way to call a service: typed subjects, request ids in headers, errors as DomainError. */
 export class RpcClient {
+  /** Nest's reply correlation id; the NATS inbox already makes replies unique per request. */
+  private sequence = 0;
+
   constructor(
     private readonly nc: NatsConnection,
     private readonly defaultTimeoutMs: number,
@@ -20,7 +22,7 @@ export class RpcClient {
   async send<S extends RpcSubject>(subject: S, data: RpcRequest<S>, options: CallOptions = {}): Promise<RpcReply<S>> {
     const h = natsHeaders();
     if (options.requestId) h.set(NATS_HEADER.requestId, options.requestId);
-    const packet = { pattern: subject, data, id: randomUUID() };
+    const packet = { pattern: subject, data, id: String(++this.sequence) };
     let bytes: Uint8Array;
     try {
       const msg = await this.nc.request(subject, encodeJson(packet), { timeout: options.timeoutMs ?? this.defaultTimeoutMs, headers: h });
