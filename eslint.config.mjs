@@ -5,6 +5,26 @@ import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
 const scopes = ['gateway', 'chat', 'media', 'audio', 'billing', 'keys', 'wallet'];
+const TEST_FILES = ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/test/**/*.ts', 'e2e/**/*.ts'];
+
+/** Production code may not import the testing lib; test files of any project may. */
+const boundaries = (forTests) => [
+  'error',
+  {
+    allow: [],
+    depConstraints: [
+      ...scopes.map((scope) => ({ sourceTag: `scope:${scope}`, onlyDependOnLibsWithTags: ['scope:shared', `scope:${scope}`] })),
+      { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+      ...[
+        ['type:app', ['type:contracts', 'type:util', 'type:data-access']],
+        ['type:data-access', ['type:contracts', 'type:util', 'type:data-access']],
+        ['type:util', ['type:contracts', 'type:util']],
+        ['type:contracts', ['type:contracts']],
+        ['type:testing', ['type:contracts', 'type:util', 'type:data-access', 'type:testing']],
+      ].map(([sourceTag, allowed]) => ({ sourceTag, onlyDependOnLibsWithTags: forTests ? [...allowed, 'type:testing'] : allowed })),
+    ],
+  },
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'tmp/**', 'coverage/**', '**/generated/**', '.nx/**'] },
@@ -20,23 +40,10 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'off',
       eqeqeq: ['error', 'always', { null: 'ignore' }],
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          allow: [],
-          depConstraints: [
-            ...scopes.map((scope) => ({ sourceTag: `scope:${scope}`, onlyDependOnLibsWithTags: ['scope:shared', `scope:${scope}`] })),
-            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:data-access', 'type:testing'] },
-            { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:data-access'] },
-            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:contracts', 'type:util'] },
-            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'] },
-            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:data-access', 'type:testing'] },
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': boundaries(false),
     },
   },
+  { files: TEST_FILES, rules: { '@nx/enforce-module-boundaries': boundaries(true) } },
   {
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: {

@@ -21,7 +21,7 @@ export class EngineRegistry {
     private readonly options: EngineRegistryOptions,
     private readonly logger: Logger,
   ) {
-    for (const model of catalog.ofType('text')) this.engines.set(model.id, this.create(model.engine));
+    for (const model of catalog.ofType('text')) this.engines.set(model.id, this.create(model.id, model.engine));
   }
 
   async loadAll(): Promise<void> {
@@ -55,7 +55,7 @@ export class EngineRegistry {
     await Promise.all([...this.engines.values()].map((e) => e.close().catch(() => undefined)));
   }
 
-  private create(engine: EngineConfig): TextEngine {
+  private create(modelId: string, engine: EngineConfig): TextEngine {
     switch (engine.kind) {
       case 'embedded-llama':
         return new EmbeddedLlamaEngine({
@@ -64,6 +64,7 @@ export class EngineRegistry {
           maxParallel: engine.maxParallel,
           maxQueue: engine.maxQueue,
           threads: this.options.threads || undefined,
+          logger: this.logger.child({ engine: engine.kind, model: modelId }),
         });
       case 'openai-compatible':
         return new OpenAICompatibleEngine({

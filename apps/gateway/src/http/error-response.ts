@@ -36,6 +36,8 @@ export function toErrorResponse(err: unknown): ErrorResponse {
       return fromDomain(new DomainError(ErrorCode.UnsupportedMediaType, 'Unsupported Content-Type. Send application/json.'));
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return { status: 400, body: { error: 'Invalid Content-Length.' } };
+    default:
+      break;
   }
   if (err instanceof SyntaxError) return fromDomain(new DomainError(ErrorCode.MalformedJson, 'Malformed JSON in request body.'));
   if (typeof fastify?.statusCode === 'number' && fastify.statusCode >= 400 && fastify.statusCode < 500) {

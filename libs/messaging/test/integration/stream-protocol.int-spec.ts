@@ -1,7 +1,7 @@
 import { NatsConnection } from 'nats';
 import { StreamOpenRequest } from '@svc/contracts';
 import { ErrorCode } from '@svc/errors';
-import { connectNats, Frame, StreamPublisher, StreamReader } from '@svc/messaging';
+import { connectNats, Frame, StreamPublisher, StreamReader } from '../../src';
 import { PrivateNats, startPrivateNats } from '@svc/testing';
 
 const text = (frame: Frame) => (frame.kind === 'error' ? frame.error.message : Buffer.from(frame.body).toString());

@@ -1,0 +1,47 @@
+import { EmbeddedLlamaEngine, toWorkerMessages } from './embedded-llama.engine';
+
+describe('toWorkerMessages', () => {
+  it('maps the OpenAI roles onto system, user and assistant', () => {
+    expect(
+      toWorkerMessages([
+        { role: 'system', content: 's' },
+        { role: 'developer', content: 'd' },
+        { role: 'user', content: 'u' },
+        { role: 'assistant', content: 'a' },
+        { role: 'tool', content: 't' },
+      ]),
+    ).toEqual([
+      { role: 'system', content: 's' },
+      { role: 'system', content: 'd' },
+      { role: 'user', content: 'u' },
+      { role: 'assistant', content: 'a' },
+      { role: 'user', content: 't' },
+    ]);
+  });
+});
+
+describe('EmbeddedLlamaEngine without a worker', () => {
+  const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+
+  it('does not start a process until it is needed', () => {
+    const engine = new EmbeddedLlamaEngine({ modelPath: '/nonexistent.gguf', logger: quiet });
+    expect(engine.kind).toBe('embedded');
+    expect(engine.workerPid).toBeUndefined();
+    expect(engine.stats).toEqual({ running: 0, queued: 0 });
+  });
+
+  it('rejects an already-aborted request without starting anything', async () => {
+    const engine = new EmbeddedLlamaEngine({ modelPath: '/nonexistent.gguf', logger: quiet });
+    const controller = new AbortController();
+    controller.abort();
+    await expect(engine.generate({ messages: [], maxTokens: 1, signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    expect(engine.workerPid).toBeUndefined();
+  });
+
+  it('refuses work after close', async () => {
+    const engine = new EmbeddedLlamaEngine({ modelPath: '/nonexistent.gguf', logger: quiet });
+    await engine.close();
+    await expect(engine.ready()).rejects.toThrow(/closed/);
+    await expect(engine.generate({ messages: [], maxTokens: 1, signal: new AbortController().signal })).rejects.toThrow(/closed/);
+  });
+});

@@ -1,0 +1,1 @@
+export * from './write-tiny-gguf';
