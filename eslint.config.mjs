@@ -21,6 +21,7 @@ const boundaries = (forTests) => [
         ['type:util', ['type:contracts', 'type:util']],
         ['type:contracts', ['type:contracts']],
         ['type:testing', ['type:contracts', 'type:util', 'type:data-access', 'type:testing']],
+        ['type:bench', ['type:contracts', 'type:util', 'type:data-access', 'type:testing']],
       ].map(([sourceTag, allowed]) => ({ sourceTag, onlyDependOnLibsWithTags: forTests ? [...allowed, 'type:testing'] : allowed })),
     ],
   },
@@ -43,7 +44,7 @@ export default tseslint.config(
       '@nx/enforce-module-boundaries': boundaries(false),
     },
   },
-  { files: TEST_FILES, rules: { '@nx/enforce-module-boundaries': boundaries(true) } },
+  { files: TEST_FILES, rules: { '@nx/enforce-module-boundaries': boundaries(true), '@typescript-eslint/no-explicit-any': 'off' } },
   {
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: {

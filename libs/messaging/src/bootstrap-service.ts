@@ -31,7 +31,8 @@ export function runService<C extends { NATS_URL: string }>(service: ServiceName,
     await bootstrapService(service, module(config), config.NATS_URL);
   };
   start().catch((err: unknown) => {
-    process.stderr.write(`${service}: ${err instanceof Error ? err.message : String(err)}\n`);
+    const message = err instanceof Error ? err.message : String(err);
+    process.stderr.write(message.startsWith(`${service}:`) ? `${message}\n` : `${service}: ${message}\n`);
     process.exit(1);
   });
 }

@@ -22,9 +22,17 @@ export async function createGatewayApp(config: GatewayConfig, logger: Logger): P
   } as ConstructorParameters<typeof FastifyAdapter>[0]);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forConfig(config, logger), adapter, {
     logger: new PinoNestLogger(logger),
-    bodyParser: true,
+    bodyParser: false,
   });
   const fastify = app.getHttpAdapter().getInstance();
+
+  // An empty body with a JSON content type (e.g. DELETE from some clients) is no body, not an error.
+  const parseJson = fastify.getDefaultJsonParser('error', 'ignore');
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') return done(null, undefined);
+    void parseJson(request, body as string, done);
+  });
 
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header(HEADER.requestId, request.id);

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { DomainError, ErrorCode } from '@svc/errors';
+import { createAccountSchema } from '../accounts/accounts.schemas';
+import { createKeySchema, isUuid, listKeysSchema } from '../keys/keys.schemas';
+import { CliContext } from './cli-context';
+import { UsageError } from './usage';
+
+type Values = Record<string, string | undefined>;
+
+export interface Command {
+  options: Record<string, { type: 'string' }>;
+  positionals: string[];
+  /** Publishes events to gateways (best effort over NATS). */
+  needsEvents?: boolean;
+  /** Validates the command line before anything connects; returns the input of `run`. */
+  parse(values: Values, positionals: string[]): unknown;
+  run(ctx: CliContext, input: never): Promise<unknown>;
+}
+
+const FLAG_OF: Record<string, string> = { accountId: '--account', apiKeyType: '--type', expiresAt: '--expires', description: '--description', name: '--name' };
+
+function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((i) => `${FLAG_OF[String(i.path[0])] ?? i.path.join('.')}: ${i.message}`);
+  throw new UsageError(problems.join('\n'));
+}
+
+function required(values: Values, flag: string): string {
+  const value = values[flag];
+  if (value === undefined) throw new UsageError(`--${flag} is required`);
+  return value;
+}
+
+export const COMMANDS: Record<string, Command> = {
+  'accounts create': {
+    options: { name: { type: 'string' } },
+    positionals: [],
+    parse: (v) => parseWith(createAccountSchema, { name: required(v, 'name') }).name,
+    run: (ctx, name: string) => ctx.accounts.create(name),
+  },
+  'accounts list': {
+    options: {},
+    positionals: [],
+    parse: () => undefined,
+    run: async (ctx) => ({ data: await ctx.accounts.list() }),
+  },
+  'keys create': {
+    options: { account: { type: 'string' }, type: { type: 'string' }, description: { type: 'string' }, expires: { type: 'string' } },
+    positionals: [],
+    parse: (v) =>
+      parseWith(createKeySchema, { accountId: required(v, 'account'), apiKeyType: required(v, 'type').toUpperCase(), description: v.description ?? '', expiresAt: v.expires ?? null }),
+    run: (ctx, input: z.output<typeof createKeySchema>) => ctx.keys.create(input),
+  },
+  'keys list': {
+    options: { account: { type: 'string' } },
+    positionals: [],
+    parse: (v) => parseWith(listKeysSchema, { accountId: required(v, 'account') }).accountId,
+    run: async (ctx, accountId: string) => ({ data: await ctx.keys.list(accountId) }),
+  },
+  'keys revoke': {
+    options: {},
+    positionals: ['keyId'],
+    needsEvents: true,
+    parse: (_v, [keyId]) => {
+      if (!isUuid(keyId)) throw new UsageError('keyId must be a UUID (see `keys list`)');
+      return keyId;
+    },
+    run: async (ctx, keyId: string) => {
+      const key = await ctx.keysRepository.findById(keyId);
+      if (!key) throw new DomainError(ErrorCode.NotFound, `API key ${keyId} not found`);
+      if (key.deletedAt) return { success: true, id: keyId, alreadyRevoked: true };
+      await ctx.keys.delete(key.accountId, key.id);
+      return { success: true, id: keyId, accountId: key.accountId, gatewaysNotified: ctx.eventsDelivered };
+    },
+  },
+};

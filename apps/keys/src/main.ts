@@ -1,0 +1,6 @@
+import 'reflect-metadata';
+import { runService } from '@svc/messaging';
+import { AppModule } from './app.module';
+import { loadServiceConfig } from './config';
+
+runService('keys', () => loadServiceConfig(), (config) => AppModule.forConfig(config));

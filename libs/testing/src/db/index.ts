@@ -1,0 +1,2 @@
+export * from './test-database-name';
+export * from './test-database';

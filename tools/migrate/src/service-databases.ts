@@ -1,0 +1,12 @@
+import { ServiceName } from '@svc/contracts';
+
+/** A service that owns a Postgres database with committed migrations in apps/<service>/prisma/migrations. */
+export interface ServiceDatabase {
+  service: ServiceName;
+  /** The service's own variable for its database URL; the same one it reads at boot. */
+  urlEnv: string;
+  defaultDatabase: string;
+}
+
+// Add billing and wallet here when they get a schema: { service: 'billing', urlEnv: 'BILLING_DATABASE_URL', defaultDatabase: 'svc_billing' }.
+export const SERVICE_DATABASES: readonly ServiceDatabase[] = [{ service: 'keys', urlEnv: 'KEYS_DATABASE_URL', defaultDatabase: 'svc_keys' }];
