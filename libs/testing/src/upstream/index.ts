@@ -1,0 +1,3 @@
+export * from './fake-openai-upstream';
+export * from './fake-upstream-options';
+export * from './synthetic-completion';

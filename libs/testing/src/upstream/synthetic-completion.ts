@@ -1,0 +1,121 @@
+/**
+ * The fake upstream's deterministic, obviously synthetic output ("tok0 tok1 ..."), shaped like
+ * OpenAI chat-completions objects. Pure functions, so the wire format is testable without a socket.
+ */
+
+export interface ChatRequest {
+  model: string;
+  messages: unknown[];
+  stream: boolean;
+  includeUsage: boolean;
+  /** `max_completion_tokens`, else `max_tokens`; undefined when neither is a positive integer. */
+  maxTokens?: number;
+}
+
+export interface CompletionMeta {
+  id: string;
+  created: number;
+  model: string;
+}
+
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+export type FinishReason = 'stop' | 'length';
+
+/** Validates the parts of a request body the fake relies on; returns an error message when invalid. */
+export function parseChatRequest(body: unknown): ChatRequest | string {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return 'The request body must be a JSON object.';
+  const b = body as Record<string, unknown>;
+  if (typeof b.model !== 'string' || b.model === '') return "'model' is required.";
+  if (!Array.isArray(b.messages) || b.messages.length === 0) return "'messages' must be a non-empty array.";
+  const limit = [b.max_completion_tokens, b.max_tokens].find((v) => Number.isInteger(v) && (v as number) > 0) as number | undefined;
+  const streamOptions = b.stream_options as { include_usage?: unknown } | undefined;
+  return {
+    model: b.model,
+    messages: b.messages,
+    stream: b.stream === true,
+    includeUsage: streamOptions?.include_usage === true,
+    maxTokens: limit,
+  };
+}
+
+/** A rough prompt token count: whitespace-separated words in every text part of every message. */
+export function countPromptWords(messages: unknown[]): number {
+  let words = 0;
+  for (const message of messages) {
+    const content = (message as { content?: unknown } | null)?.content;
+    if (typeof content === 'string') words += countWords(content);
+    else if (Array.isArray(content)) {
+      for (const part of content) {
+        const text = (part as { text?: unknown } | null)?.text;
+        if (typeof text === 'string') words += countWords(text);
+      }
+    }
+  }
+  return words;
+}
+
+function countWords(text: string): number {
+  const trimmed = text.trim();
+  return trimmed === '' ? 0 : trimmed.split(/\s+/).length;
+}
+
+/** The i-th token's text: "tok0", " tok1", " tok2", ... */
+export function tokenText(i: number): string {
+  return i === 0 ? 'tok0' : ` tok${i}`;
+}
+
+export function completionText(tokens: number): string {
+  let text = '';
+  for (let i = 0; i < tokens; i++) text += tokenText(i);
+  return text;
+}
+
+export function usageOf(promptTokens: number, completionTokens: number): Usage {
+  return { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+}
+
+/** A `chat.completion` object (non-streaming answer). */
+export function completionBody(meta: CompletionMeta, tokens: number, finishReason: FinishReason, usage: Usage): object {
+  return {
+    id: meta.id,
+    object: 'chat.completion',
+    created: meta.created,
+    model: meta.model,
+    system_fingerprint: 'fake-upstream',
+    choices: [{ index: 0, message: { role: 'assistant', content: completionText(tokens), refusal: null }, logprobs: null, finish_reason: finishReason }],
+    usage,
+  };
+}
+
+/**
+ * One `chat.completion.chunk` as an SSE event. With `include_usage`, every chunk carries
+ * `usage: null` and a last chunk with no choices carries the totals, as OpenAI does.
+ */
+export function chunkEvent(meta: CompletionMeta, delta: object | null, finishReason: FinishReason | null, includeUsage: boolean, usage?: Usage): string {
+  const chunk: Record<string, unknown> = {
+    id: meta.id,
+    object: 'chat.completion.chunk',
+    created: meta.created,
+    model: meta.model,
+    system_fingerprint: 'fake-upstream',
+    choices: delta === null ? [] : [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+  };
+  if (includeUsage) chunk.usage = usage ?? null;
+  return sseEvent(JSON.stringify(chunk));
+}
+
+export function sseEvent(data: string): string {
+  return `data: ${data}\n\n`;
+}
+
+export const SSE_DONE = sseEvent('[DONE]');
+
+/** An OpenAI-shaped error body. */
+export function errorBody(message: string, type: string, code: string | null): object {
+  return { error: { message, type, param: null, code } };
+}
