@@ -1,8 +1,9 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { loadCatalog } from '@svc/catalog';
 import { Logger } from '@svc/logging';
 import { MessagingModule } from '@svc/messaging';
+import { AdmissionModule } from './admission/admission.module';
 import { ApiKeysController } from './api-keys/api-keys.controller';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { KeyCache } from './auth/key-cache';
@@ -11,25 +12,29 @@ import { ChatController } from './chat/chat.controller';
 import { SseStreamer } from './chat/sse-streamer';
 import { GATEWAY_CONFIG, GatewayConfig } from './config';
 import { HealthController } from './health/health.controller';
+import { GATEWAY_LOGGER } from './logger.token';
 import { ModelsController } from './models/models.controller';
 import { CATALOG } from './models/models.tokens';
 
+/** Global so feature modules (admission stages, ...) can inject config, catalog and logger. */
+@Global()
 @Module({})
 export class AppModule {
   static forConfig(config: GatewayConfig, logger: Logger): DynamicModule {
     return {
       module: AppModule,
-      imports: [MessagingModule.forRoot({ name: 'gateway', natsUrl: config.NATS_URL, rpcTimeoutMs: config.RPC_TIMEOUT_MS })],
+      imports: [MessagingModule.forRoot({ name: 'gateway', natsUrl: config.NATS_URL, rpcTimeoutMs: config.RPC_TIMEOUT_MS }), AdmissionModule],
       controllers: [HealthController, ModelsController, ChatController, ApiKeysController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: CATALOG, useValue: loadCatalog(config.SVC_CATALOG_PATH) },
-        { provide: 'LOGGER', useValue: logger },
+        { provide: GATEWAY_LOGGER, useValue: logger },
         KeyCache,
         KeyUsageReporter,
         SseStreamer,
         { provide: APP_GUARD, useClass: ApiKeyGuard },
       ],
+      exports: [GATEWAY_CONFIG, CATALOG, GATEWAY_LOGGER],
     };
   }
 }

@@ -52,9 +52,10 @@ export class StreamReader {
   }
 
   async next(): Promise<Frame> {
-    if (this.done) throw new Error('stream already finished');
+    if (this.done && this.queue.length === 0) return { kind: 'error', seq: this.expectedSeq, error: { code: ErrorCode.Internal, message: 'The stream was closed.' } };
     this.maybeAck();
     while (this.queue.length === 0) {
+      if (this.done) return { kind: 'error', seq: this.expectedSeq, error: { code: ErrorCode.Internal, message: 'The stream was closed.' } };
       const idle = Date.now() - this.lastFrameAt;
       if (idle >= this.options.idleTimeoutMs) return this.fail(ErrorCode.ServiceUnavailable, 'The stream was interrupted: the service stopped responding.');
       await new Promise<void>((resolve) => {
@@ -96,6 +97,7 @@ export class StreamReader {
     if (this.done) return;
     this.done = true;
     this.sub.unsubscribe();
+    this.wake?.();
   }
 
   private maybeAck(): void {

@@ -1,10 +1,12 @@
-import { Body, Controller, HttpCode, Inject, Post, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { Catalog } from '@svc/catalog';
 import { CallerContext, CHAT, ChatCompletion } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { RpcClient } from '@svc/messaging';
-import { Caller } from '../auth/auth.decorators';
+import { AdmissionService } from '../admission/admission.service';
+import { estimateChatUsage } from '../admission/usage-estimate';
+import { AuthenticatedRequest, Caller } from '../auth/auth.decorators';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { parseBody } from '../http/parse-body';
 import { setModelHeaders } from '../models/model-headers';
@@ -17,22 +19,43 @@ export class ChatController {
   constructor(
     private readonly rpc: RpcClient,
     private readonly streamer: SseStreamer,
+    private readonly admission: AdmissionService,
     @Inject(CATALOG) private readonly catalog: Catalog,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
   @Post('completions')
   @HttpCode(200)
-  async create(@Body() body: unknown, @Caller() caller: CallerContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<ChatCompletion | undefined> {
-    const request = parseBody(chatRequestSchema, body);
-    const model = this.catalog.resolve(request.model, 'text');
-    if (!model) throw new DomainError(ErrorCode.ModelNotFound, `Model "${request.model}" does not exist or is not a text model. See GET /api/v1/models?type=text.`);
+  async create(
+    @Body() body: unknown,
+    @Caller() caller: CallerContext,
+    @Req() request: AuthenticatedRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ChatCompletion | undefined> {
+    const input = parseBody(chatRequestSchema, body);
+    const model = this.catalog.resolve(input.model, 'text');
+    if (!model) throw new DomainError(ErrorCode.ModelNotFound, `Model "${input.model}" does not exist or is not a text model. See GET /api/v1/models?type=text.`);
     setModelHeaders(reply, model);
-    const params = toChatParams(request, model.id);
+    const params = toChatParams(input, model.id);
+    const estimate = estimateChatUsage(params, model);
+    const admission = await this.admission.admit({ requestId: caller.requestId, key: request.apiKey!, model, estimate, ip: request.ip });
+    admission.applyHeaders(reply);
+
     if (params.stream) {
-      await this.streamer.relay({ caller, params }, reply);
+      const outcome = await this.streamer.relay({ caller, params }, reply).catch(async (err: unknown) => {
+        await admission.settle(null);
+        throw err;
+      });
+      await admission.settle(outcome.usage);
       return undefined;
     }
-    return this.rpc.send(CHAT.COMPLETE, { caller, params }, { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS });
+    try {
+      const completion = await this.rpc.send(CHAT.COMPLETE, { caller, params }, { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS });
+      await admission.settle({ promptTokens: completion.usage.prompt_tokens, completionTokens: completion.usage.completion_tokens });
+      return completion;
+    } catch (err) {
+      await admission.settle(null);
+      throw err;
+    }
   }
 }

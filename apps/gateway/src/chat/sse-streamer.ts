@@ -1,13 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { NatsConnection } from 'nats';
-import { CHAT, StreamChatRequest } from '@svc/contracts';
+import { CHAT, StreamChatRequest, StreamEnd } from '@svc/contracts';
 import { DomainError } from '@svc/errors';
 import { HEADER } from '@svc/headers';
 import { Frame, NATS_CONNECTION, RpcClient, StreamReader } from '@svc/messaging';
+import { UsageReport } from '../admission/admission.types';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 
 const DONE = 'data: [DONE]\n\n';
+
+/** How a relayed stream ended, for settlement: usage from the service, or what was sent before a cut. */
+export interface RelayOutcome {
+  usage: UsageReport | null;
+}
 
 /**
  * Relays a token stream from a service to the HTTP client as Server-Sent Events, chunk by chunk.
@@ -22,7 +28,7 @@ export class SseStreamer {
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
-  async relay(request: Omit<StreamChatRequest, 'stream'>, reply: FastifyReply): Promise<void> {
+  async relay(request: Omit<StreamChatRequest, 'stream'>, reply: FastifyReply): Promise<RelayOutcome> {
     const reader = new StreamReader(this.nc, { window: this.config.STREAM_WINDOW, idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS });
     try {
       reader.attach(await this.rpc.send(CHAT.STREAM, { ...request, stream: { inbox: reader.inbox, window: this.config.STREAM_WINDOW } }, { requestId: request.caller.requestId }));
@@ -46,17 +52,25 @@ export class SseStreamer {
       if (!raw.writableFinished) reader.cancel();
     });
 
+    // Chunks sent: the first is the role chunk, so the count of content pieces is one less.
+    let sent = 0;
+    const cut = (): RelayOutcome => {
+      reader.cancel();
+      return { usage: { promptTokens: 0, completionTokens: Math.max(0, sent - 1), cut: true } };
+    };
     let frame: Frame = first;
     for (;;) {
-      if (raw.destroyed) return reader.cancel();
+      if (raw.destroyed) return cut();
       if (frame.kind === 'chunk') {
+        sent++;
         if (!raw.write(`data: ${Buffer.from(frame.body).toString('utf8')}\n\n`)) await drained(raw);
       } else if (frame.kind === 'end') {
         raw.end(DONE);
-        return;
+        const { usage } = JSON.parse(Buffer.from(frame.body).toString('utf8')) as StreamEnd;
+        return { usage: { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens } };
       } else {
         raw.end(`data: ${JSON.stringify({ error: frame.error.message })}\n\n`);
-        return;
+        return { usage: sent > 1 ? { promptTokens: 0, completionTokens: sent - 1, cut: true } : null };
       }
       frame = await reader.next();
     }

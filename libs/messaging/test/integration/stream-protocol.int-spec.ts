@@ -113,4 +113,15 @@ describe('token stream protocol over NATS', () => {
     expect(publisher.signal.aborted).toBe(true);
     publisher.close();
   });
+
+  it('wakes a pending read at once when the reader is cancelled', async () => {
+    const { reader, publisher } = pair(4, { idleTimeoutMs: 5_000 });
+    await consumer.flush();
+    const pending = reader.next();
+    const started = Date.now();
+    setTimeout(() => reader.cancel(), 50);
+    expect((await pending).kind).toBe('error');
+    expect(Date.now() - started).toBeLessThan(1_000);
+    publisher.close();
+  });
 });
