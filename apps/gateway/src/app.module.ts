@@ -14,6 +14,7 @@ import { GATEWAY_CONFIG, GatewayConfig } from './config';
 import { HealthController } from './health/health.controller';
 import { GATEWAY_LOGGER } from './logger.token';
 import { ModelsController } from './models/models.controller';
+import { RedisModule } from './redis/redis.module';
 import { CATALOG } from './models/models.tokens';
 
 /** Global so feature modules (admission stages, ...) can inject config, catalog and logger. */
@@ -23,7 +24,7 @@ export class AppModule {
   static forConfig(config: GatewayConfig, logger: Logger): DynamicModule {
     return {
       module: AppModule,
-      imports: [MessagingModule.forRoot({ name: 'gateway', natsUrl: config.NATS_URL, rpcTimeoutMs: config.RPC_TIMEOUT_MS }), AdmissionModule],
+      imports: [MessagingModule.forRoot({ name: 'gateway', natsUrl: config.NATS_URL, rpcTimeoutMs: config.RPC_TIMEOUT_MS }), RedisModule, AdmissionModule],
       controllers: [HealthController, ModelsController, ChatController, ApiKeysController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },

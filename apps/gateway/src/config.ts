@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { commonEnv, loadConfig, positiveInt } from '@svc/config';
+import { commonEnv, loadConfig, positiveInt, redisUrl } from '@svc/config';
 
 export const gatewayConfigSchema = z.object({
   ...commonEnv,
+  REDIS_URL: redisUrl,
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   SVC_CATALOG_PATH: z.string().optional(),
