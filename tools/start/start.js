@@ -12,6 +12,8 @@ const env = { ...process.env };
 const port = Number(env.PORT || 3000);
 const modelsDir = path.resolve(root, env.SVC_MODELS_DIR || 'models');
 const SERVICES = ['keys', 'chat', 'media', 'audio', 'billing', 'wallet'];
+// Extra Node.js flags for every service process, e.g. "--max-old-space-size=2048" or "--cpu-prof".
+const nodeArgs = (env.SVC_NODE_ARGS || '').split(' ').filter(Boolean);
 const say = (msg) => process.stdout.write(`[start] ${msg}\n`);
 const node = (script, args = []) => execFileSync(process.execPath, ['-r', path.join(root, 'tools/register-paths.js'), path.join(root, script), ...args], { cwd: root, env, stdio: 'inherit' });
 
@@ -34,7 +36,7 @@ let stopping = false;
 
 function launch(name) {
   const script = path.join(root, 'dist/apps', name, 'src/main.js');
-  const child = spawn(process.execPath, ['-r', path.join(root, 'tools/register-paths.js'), script], { cwd: root, env, stdio: 'inherit' });
+  const child = spawn(process.execPath, [...nodeArgs, '-r', path.join(root, 'tools/register-paths.js'), script], { cwd: root, env, stdio: 'inherit' });
   const entry = children.get(name) ?? { restarts: 0 };
   entry.child = child;
   entry.startedAt = Date.now();

@@ -1,10 +1,11 @@
 import { DynamicModule, INestMicroservice, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { MicroserviceOptions, Transport } from '@nestjs/microservices';
+import { MicroserviceOptions } from '@nestjs/microservices';
 import { ServiceName } from '@svc/contracts';
 import { createLogger, PinoNestLogger } from '@svc/logging';
 import { NATS_CONNECTION_OPTIONS } from './nats-connection';
 import { RpcErrorFilter } from './rpc-error.filter';
+import { SvcNatsServer } from './svc-nats.server';
 
 /**
  * Starts a NATS-connected service: every @MessagePattern handler subscribes in the queue group
@@ -13,8 +14,7 @@ import { RpcErrorFilter } from './rpc-error.filter';
 export async function bootstrapService(service: ServiceName, module: Type<unknown> | DynamicModule, natsUrl: string): Promise<INestMicroservice> {
   const logger = createLogger(service);
   const app = await NestFactory.createMicroservice<MicroserviceOptions>(module, {
-    transport: Transport.NATS,
-    options: { ...NATS_CONNECTION_OPTIONS, servers: natsUrl.split(','), queue: service, name: `${service}-server`, gracefulShutdown: true, gracePeriod: 1_000 },
+    strategy: new SvcNatsServer({ ...NATS_CONNECTION_OPTIONS, servers: natsUrl.split(','), queue: service, name: `${service}-server`, gracefulShutdown: true, gracePeriod: 1_000 }),
     logger: new PinoNestLogger(logger),
   });
   app.useGlobalFilters(new RpcErrorFilter(logger));

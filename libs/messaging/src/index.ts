@@ -7,3 +7,4 @@ export * from './stream-reader';
 export * from './health.controller';
 export * from './messaging.module';
 export * from './bootstrap-service';
+export * from './svc-nats.server';

@@ -26,8 +26,13 @@ export class MessagingModule {
       { provide: RpcClient, inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection) => new RpcClient(nc, options.rpcTimeoutMs) },
       {
         provide: 'NATS_CONNECTION_CLOSER',
-        inject: [NATS_CONNECTION],
-        useFactory: (nc: NatsConnection) => ({ onApplicationShutdown: () => nc.drain().catch(() => undefined) }),
+        inject: [NATS_CONNECTION, RpcClient],
+        useFactory: (nc: NatsConnection, rpc: RpcClient) => ({
+          onApplicationShutdown: () => {
+            rpc.close();
+            return nc.drain().catch(() => undefined);
+          },
+        }),
       },
     ];
     const controllers = [];

@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { ChatCompletion, ChatCompletionChunk, FinishReason, Usage } from '@svc/contracts';
 import { GenerateResult } from '../engines/engine';
 
-export const newCompletionId = (): string => `chatcmpl-${randomBytes(12).toString('hex')}`;
+const idPrefix = `chatcmpl-${randomBytes(6).toString('hex')}`;
+let idCounter = 0;
+/** Unique per process (random prefix) and across requests (counter), without a syscall each. */
+export const newCompletionId = (): string => `${idPrefix}${(++idCounter).toString(16).padStart(12, '0')}`;
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
 export function usageOf(result: GenerateResult): Usage {
