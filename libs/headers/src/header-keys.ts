@@ -35,6 +35,9 @@ export const NATS_HEADER = {
   requestId: 'svc-request-id',
   frame: 'svc-frame',
   seq: 'svc-seq',
+  /** On a request: send heartbeats to this subject every `heartbeatMs` while working on it. */
+  heartbeatTo: 'svc-heartbeat-to',
+  heartbeatMs: 'svc-heartbeat-ms',
 } as const;
 
 export type HeaderName = (typeof HEADER)[keyof typeof HEADER];

@@ -3,7 +3,9 @@ import { NestFactory } from '@nestjs/core';
 import { MicroserviceOptions } from '@nestjs/microservices';
 import { ServiceName } from '@svc/contracts';
 import { createLogger, PinoNestLogger } from '@svc/logging';
-import { NATS_CONNECTION_OPTIONS } from './nats-connection';
+import { NatsConnection } from 'nats';
+import { HeartbeatInterceptor } from './heartbeat.interceptor';
+import { NATS_CONNECTION, NATS_CONNECTION_OPTIONS } from './nats-connection';
 import { RpcErrorFilter } from './rpc-error.filter';
 import { SvcNatsServer } from './svc-nats.server';
 
@@ -18,8 +20,11 @@ export async function bootstrapService(service: ServiceName, module: Type<unknow
     logger: new PinoNestLogger(logger),
   });
   app.useGlobalFilters(new RpcErrorFilter(logger));
+  app.useGlobalInterceptors(new HeartbeatInterceptor(app.get<NatsConnection>(NATS_CONNECTION)));
   app.enableShutdownHooks(['SIGINT', 'SIGTERM']);
   await app.listen();
+  // Ready only once NATS has registered every subscription, or early requests see no responders.
+  await app.unwrap<NatsConnection>().flush();
   logger.info({ pid: process.pid }, `${service} service ready`);
   return app;
 }

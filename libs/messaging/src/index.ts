@@ -8,3 +8,4 @@ export * from './health.controller';
 export * from './messaging.module';
 export * from './bootstrap-service';
 export * from './svc-nats.server';
+export * from './heartbeat.interceptor';

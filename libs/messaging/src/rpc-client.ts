@@ -6,7 +6,14 @@ import { decodeJson, encodeJson, NestReplyPacket } from './wire';
 
 export interface CallOptions {
   requestId?: string;
+  /** Overall deadline (504 after it). */
   timeoutMs?: number;
+  /**
+   * For long calls: the service sends a heartbeat every `idleTimeoutMs / 4`, and the call fails
+   * with 503 after `idleTimeoutMs` without one, so a service that dies mid-call is noticed in
+   * seconds while a healthy slow one may take up to `timeoutMs`.
+   */
+  idleTimeoutMs?: number;
 }
 
 interface Pending {
@@ -14,6 +21,7 @@ interface Pending {
   resolve(msg: Msg): void;
   reject(err: DomainError): void;
   timer: NodeJS.Timeout;
+  idle?: { ms: number; timer: NodeJS.Timeout };
 }
 
 const NO_RESPONDERS = 503;
@@ -40,21 +48,32 @@ export class RpcClient {
 
   async send<S extends RpcSubject>(subject: S, data: RpcRequest<S>, options: CallOptions = {}): Promise<RpcReply<S>> {
     const token = (++this.sequence).toString(36);
+    const replyTo = `${this.inbox}.${token}`;
     const h = natsHeaders();
     if (options.requestId) h.set(NATS_HEADER.requestId, options.requestId);
+    if (options.idleTimeoutMs) {
+      h.set(NATS_HEADER.heartbeatTo, replyTo);
+      h.set(NATS_HEADER.heartbeatMs, String(Math.max(50, Math.floor(options.idleTimeoutMs / 4))));
+    }
     const payload = encodeJson({ pattern: subject, data, id: token });
     const msg = await new Promise<Msg>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(token);
-        reject(new DomainError(ErrorCode.Timeout, `The ${serviceOf(subject)} service did not answer in time.`));
-      }, options.timeoutMs ?? this.defaultTimeoutMs);
-      this.pending.set(token, { subject, resolve, reject, timer });
+      const fail = (err: DomainError) => {
+        const pending = this.pending.get(token);
+        if (!pending) return;
+        this.forget(token, pending);
+        reject(err);
+      };
+      const timer = setTimeout(() => fail(new DomainError(ErrorCode.Timeout, `The ${serviceOf(subject)} service did not answer in time.`)), options.timeoutMs ?? this.defaultTimeoutMs);
+      const pending: Pending = { subject, resolve, reject, timer };
+      if (options.idleTimeoutMs) {
+        const ms = options.idleTimeoutMs;
+        pending.idle = { ms, timer: setTimeout(() => fail(stoppedResponding(subject)), ms) };
+      }
+      this.pending.set(token, pending);
       try {
-        this.nc.publish(subject, payload, { reply: `${this.inbox}.${token}`, headers: h });
+        this.nc.publish(subject, payload, { reply: replyTo, headers: h });
       } catch {
-        clearTimeout(timer);
-        this.pending.delete(token);
-        reject(new DomainError(ErrorCode.ServiceUnavailable, 'The message bus is unavailable. Try again shortly.'));
+        fail(new DomainError(ErrorCode.ServiceUnavailable, 'The message bus is unavailable. Try again shortly.'));
       }
     });
     const reply = decodeJson<NestReplyPacket<RpcReply<S>>>(msg.data);
@@ -74,24 +93,36 @@ export class RpcClient {
   close(): void {
     this.sub.unsubscribe();
     for (const [token, pending] of this.pending) {
-      clearTimeout(pending.timer);
-      this.pending.delete(token);
+      this.forget(token, pending);
       pending.reject(new DomainError(ErrorCode.ServiceUnavailable, 'The message bus connection closed.'));
     }
+  }
+
+  private forget(token: string, pending: Pending): void {
+    this.pending.delete(token);
+    clearTimeout(pending.timer);
+    if (pending.idle) clearTimeout(pending.idle.timer);
   }
 
   private onReply(msg: Msg): void {
     const token = msg.subject.slice(this.inbox.length + 1);
     const pending = this.pending.get(token);
     if (!pending) return;
-    this.pending.delete(token);
-    clearTimeout(pending.timer);
+    if (msg.headers?.get(NATS_HEADER.frame) === 'heartbeat') {
+      if (pending.idle) pending.idle.timer.refresh();
+      return;
+    }
+    this.forget(token, pending);
     if (msg.headers?.code === NO_RESPONDERS) {
       pending.reject(new DomainError(ErrorCode.ServiceUnavailable, `The ${serviceOf(pending.subject)} service is unavailable. Try again shortly.`));
     } else {
       pending.resolve(msg);
     }
   }
+}
+
+function stoppedResponding(subject: string): DomainError {
+  return new DomainError(ErrorCode.ServiceUnavailable, `The ${serviceOf(subject)} service stopped responding. Try again.`);
 }
 
 function serviceOf(subject: string): string {

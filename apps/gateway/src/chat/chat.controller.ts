@@ -50,7 +50,7 @@ export class ChatController {
       return undefined;
     }
     try {
-      const completion = await this.rpc.send(CHAT.COMPLETE, { caller, params }, { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS });
+      const completion = await this.rpc.send(CHAT.COMPLETE, { caller, params }, { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS, idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS });
       await admission.settle({ promptTokens: completion.usage.prompt_tokens, completionTokens: completion.usage.completion_tokens });
       return completion;
     } catch (err) {

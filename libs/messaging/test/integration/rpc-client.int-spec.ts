@@ -5,13 +5,15 @@ import { NatsConnection } from 'nats';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { createLogger } from '@svc/logging';
 import { PrivateNats, startPrivateNats } from '@svc/testing';
-import { connectNats, RpcClient, RpcErrorFilter, SvcNatsServer } from '../../src';
+import { connectNats, HeartbeatInterceptor, RpcClient, RpcErrorFilter, SvcNatsServer } from '../../src';
 
 // Test-only subjects, sent through the typed client with casts: the contract map lists real ones.
 const ECHO = 'keys.cmd.verify.v1';
 const FAIL = 'keys.cmd.list.v1';
 const SLOW = 'keys.cmd.get.v1';
 const CRASH = 'keys.cmd.delete.v1';
+const LONG = 'keys.cmd.update.v1';
+const HANG = 'keys.cmd.create.v1';
 
 @Controller()
 class TestHandler {
@@ -28,6 +30,15 @@ class TestHandler {
     await new Promise((r) => setTimeout(r, 500));
     return {};
   }
+  @MessagePattern(LONG)
+  async long() {
+    await new Promise((r) => setTimeout(r, 800));
+    return { done: true };
+  }
+  @MessagePattern(HANG)
+  hang() {
+    return new Promise(() => undefined);
+  }
   @MessagePattern(CRASH)
   crash() {
     throw new Error('secret internal detail');
@@ -40,14 +51,18 @@ class TestModule {}
 describe('RpcClient against a Nest microservice on NATS', () => {
   let nats: PrivateNats;
   let app: INestMicroservice;
+  let serviceNc: NatsConnection;
   let nc: NatsConnection;
   let rpc: RpcClient;
-  const send = (subject: string, data: unknown, timeoutMs?: number) => rpc.send(subject as never, data as never, { requestId: 'r1', timeoutMs });
+  const send = (subject: string, data: unknown, timeoutMs?: number, idleTimeoutMs?: number) =>
+    rpc.send(subject as never, data as never, { requestId: 'r1', timeoutMs, idleTimeoutMs });
 
   beforeAll(async () => {
     nats = await startPrivateNats();
     app = await NestFactory.createMicroservice(TestModule, { strategy: new SvcNatsServer({ servers: [nats.url], queue: 'keys' }), logger: false });
     app.useGlobalFilters(new RpcErrorFilter(createLogger('test', 'silent')));
+    serviceNc = await connectNats(nats.url, 'service');
+    app.useGlobalInterceptors(new HeartbeatInterceptor(serviceNc));
     await app.listen();
     nc = await connectNats(nats.url, 'client');
     rpc = new RpcClient(nc, 2_000);
@@ -56,6 +71,7 @@ describe('RpcClient against a Nest microservice on NATS', () => {
     rpc.close();
     await nc.close();
     await app.close();
+    await serviceNc.close();
     await nats.stop();
   });
 
@@ -79,5 +95,19 @@ describe('RpcClient against a Nest microservice on NATS', () => {
     await expect(send('audio.cmd.nothing.v1', {})).rejects.toMatchObject({ code: ErrorCode.ServiceUnavailable });
     expect(Date.now() - started).toBeLessThan(500);
     await expect(send(SLOW, {}, 100)).rejects.toMatchObject({ code: ErrorCode.Timeout });
+  });
+
+  it('keeps a slow call alive with heartbeats beyond the idle timeout', async () => {
+    await expect(send(LONG, {}, 5_000, 300)).resolves.toEqual({ done: true });
+  });
+
+  it('fails a call whose service dies mid-call after the idle timeout, not the overall deadline', async () => {
+    const started = Date.now();
+    const pending = send(HANG, {}, 30_000, 400);
+    await new Promise((r) => setTimeout(r, 100));
+    await app.close(); // the service goes away while working: heartbeats stop
+    await serviceNc.close();
+    await expect(pending).rejects.toMatchObject({ code: ErrorCode.ServiceUnavailable, message: expect.stringMatching(/stopped responding/) });
+    expect(Date.now() - started).toBeLessThan(3_000);
   });
 });
