@@ -38,9 +38,9 @@ describe('platform end to end', () => {
     expect(models.data.map((m: { id: string }) => m.id)).toContain('svc-tiny-random');
     expect(models.data[0].model_spec.pricing.input.usd).toEqual(expect.any(Number));
     const traits = await json(await http('/models/traits'));
-    expect(traits.data.default).toBe('svc-tiny-random');
+    expect(traits.data.default).toBe('svc-zoo-chat');
     const compat = await json(await http('/models/compatibility_mapping'));
-    expect(compat.data['gpt-4o-mini']).toBe('svc-tiny-random');
+    expect(compat.data['gpt-4o-mini']).toBe('svc-zoo-chat');
     const bad = await http('/models?type=nonsense');
     expect(bad.status).toBe(400);
     expect((await json(bad)).details.type._errors.length).toBeGreaterThan(0);
@@ -66,9 +66,9 @@ describe('platform end to end', () => {
 
   it('resolves the default trait and OpenAI compatibility names', async () => {
     const viaTrait = await admin.chat.completions.create({ model: 'default', messages: [{ role: 'user', content: 'Hi' }], max_tokens: 2 });
-    expect(viaTrait.model).toBe('svc-tiny-random');
+    expect(viaTrait.model).toBe('svc-zoo-chat');
     const viaCompat = await admin.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], max_tokens: 2 });
-    expect(viaCompat.model).toBe('svc-tiny-random');
+    expect(viaCompat.model).toBe('svc-zoo-chat');
   });
 
   it('streams chunks ending with finish_reason and a usage chunk', async () => {
@@ -149,6 +149,7 @@ describe('platform end to end', () => {
     const listed = list.data.find((k: { id: string }) => k.id === created.data.id);
     expect(listed).toMatchObject({ apiKeyType: 'INFERENCE', description: 'e2e inference', last6Chars: created.data.last6Chars });
     expect(JSON.stringify(list)).not.toContain(secret);
+    expect(listed.usage.trailingSevenDays).toEqual({ usd: expect.any(String), diem: expect.any(String), vcu: expect.any(String) });
 
     const patched = await json(await http('/api_keys', { method: 'PATCH', headers: authed(platform.adminKey), body: JSON.stringify({ id: created.data.id, description: 'renamed' }) }));
     expect(patched.data.description).toBe('renamed');

@@ -1,14 +1,53 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { MessagingModule } from '@svc/messaging';
+import { createLogger } from '@svc/logging';
+import { HEALTH_CHECKS, MessagingModule } from '@svc/messaging';
+import { AccountsHandler } from './accounts/accounts.handler';
+import { AccountsRepository } from './accounts/accounts.repository';
+import { AccountsService } from './accounts/accounts.service';
 import { BillingConfig } from './config';
+import { BILLING_DB, BillingDb, billingDbHealthCheck } from './database/billing-db';
+import { BillingDatabaseModule } from './database/database.module';
+import { ReservationsRepository } from './reservations/reservations.repository';
+import { ReservationCache } from './reservations/reservation.cache';
+import { ReservationsService } from './reservations/reservations.service';
+import { ReservationsSubscriber } from './reservations/reservations.subscriber';
+import { BILLING_LOGGER } from './shared/logger.token';
+import { ReservationSweeper } from './sweeper/reservation.sweeper';
+import { UsageHandler } from './usage/usage.handler';
+import { UsageRepository } from './usage/usage.repository';
+import { UsageService } from './usage/usage.service';
 
-/** Not built out yet: joins NATS in the 'billing' queue group and answers health. */
+/** The billing service: prepaid credits in svc_billing, answering BILLING.* on NATS. */
 @Module({})
 export class AppModule {
   static forConfig(config: BillingConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [MessagingModule.forRoot({ name: 'billing', natsUrl: config.NATS_URL, rpcTimeoutMs: config.RPC_TIMEOUT_MS, health: { service: 'billing' } })],
+      imports: [
+        BillingDatabaseModule.forConfig(config),
+        MessagingModule.forRoot({
+          name: 'billing',
+          natsUrl: config.NATS_URL,
+          rpcTimeoutMs: config.RPC_TIMEOUT_MS,
+          health: {
+            service: 'billing',
+            checks: { provide: HEALTH_CHECKS, inject: [BILLING_DB], useFactory: (db: BillingDb) => ({ database: billingDbHealthCheck(db) }) },
+          },
+        }),
+      ],
+      controllers: [AccountsHandler, UsageHandler],
+      providers: [
+        { provide: BILLING_LOGGER, useValue: createLogger('billing', config.LOG_LEVEL) },
+        ReservationsRepository,
+        ReservationsService,
+        ReservationCache,
+        ReservationsSubscriber,
+        AccountsRepository,
+        AccountsService,
+        UsageRepository,
+        UsageService,
+        ReservationSweeper,
+      ],
     };
   }
 }

@@ -2,6 +2,7 @@ import { DynamicModule, Inject, Module, OnApplicationShutdown, OnModuleInit } fr
 import { loadCatalog } from '@svc/catalog';
 import { HEALTH_CHECKS, MessagingModule } from '@svc/messaging';
 import { createLogger } from '@svc/logging';
+import { BillingSettler } from './billing/billing-settler';
 import { ChatHandler } from './chat/chat.handler';
 import { ChatService } from './chat/chat.service';
 import { CATALOG, CHAT_LOGGER } from './chat/tokens';
@@ -29,6 +30,7 @@ export class AppModule implements OnModuleInit, OnApplicationShutdown {
       controllers: [ChatHandler],
       providers: [
         ChatService,
+        BillingSettler,
         { provide: EngineRegistry, useValue: engines },
         { provide: CATALOG, useValue: catalog },
         { provide: CHAT_CONFIG, useValue: config },

@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { loadCatalog } from '@svc/catalog';
 import { Logger } from '@svc/logging';
 import { MessagingModule } from '@svc/messaging';
+import { AbuseModule } from './abuse/abuse.module';
 import { AdmissionModule } from './admission/admission.module';
 import { ApiKeysController } from './api-keys/api-keys.controller';
 import { ApiKeyGuard } from './auth/api-key.guard';
@@ -24,7 +25,7 @@ export class AppModule {
   static forConfig(config: GatewayConfig, logger: Logger): DynamicModule {
     return {
       module: AppModule,
-      imports: [MessagingModule.forRoot({ name: 'gateway', natsUrl: config.NATS_URL, rpcTimeoutMs: config.RPC_TIMEOUT_MS }), RedisModule, AdmissionModule],
+      imports: [MessagingModule.forRoot({ name: 'gateway', natsUrl: config.NATS_URL, rpcTimeoutMs: config.RPC_TIMEOUT_MS }), RedisModule, AdmissionModule, AbuseModule],
       controllers: [HealthController, ModelsController, ChatController, ApiKeysController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },

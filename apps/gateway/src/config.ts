@@ -1,6 +1,26 @@
 import { z } from 'zod';
 import { commonEnv, loadConfig, positiveInt, redisUrl } from '@svc/config';
 
+const flag = (fallback: 'true' | 'false') =>
+  z
+    .enum(['true', 'false'])
+    .default(fallback)
+    .transform((v) => v === 'true');
+
+const limitValue = z.number().int().positive().optional();
+/** `{"<model id>|*": {"rpm": n, "tpm": n, "rpd": n}}`: platform-wide limits per model (x-ratelimit-type `global`). */
+const globalLimits = z
+  .string()
+  .transform((raw, ctx) => {
+    try {
+      return JSON.parse(raw) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be JSON, e.g. {"*":{"rpm":10000}}' });
+      return z.NEVER;
+    }
+  })
+  .pipe(z.record(z.string().min(1), z.object({ rpm: limitValue, tpm: limitValue, rpd: limitValue }).strict()));
+
 export const gatewayConfigSchema = z.object({
   ...commonEnv,
   REDIS_URL: redisUrl,
@@ -23,6 +43,30 @@ export const gatewayConfigSchema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true'),
+
+  /** Prepended to every Redis key the gateway writes; replicas of one deployment must share it. */
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_.-]{0,64}$/, 'letters, digits and : _ . - only, at most 64')
+    .default('svc:'),
+  /** Requests/tokens per minute and per day (docs/rate-limits.md). `false` only for benchmarks of everything else. */
+  RATE_LIMITS_ENABLED: flag('true'),
+  /** Length of the sliding window of RPM/TPM. The spec's limits are per minute; shorter only for tests. */
+  RATE_LIMIT_WINDOW_MS: positiveInt(60_000),
+  RATE_LIMIT_GLOBAL_JSON: z.preprocess((v) => (v === '' ? undefined : v), globalLimits.optional()),
+  /** A rate-limit call to Redis slower than this counts as Redis being down (local fallback). */
+  RATE_LIMIT_REDIS_TIMEOUT_MS: positiveInt(250),
+  /** While Redis is down each replica admits limit / this (set it to the replica count). */
+  RATE_LIMIT_FALLBACK_REPLICAS: positiveInt(1),
+  /** Buckets (account or key, per model) the local fallback keeps at most; least recently used go first. */
+  RATE_LIMIT_FALLBACK_MAX_BUCKETS: positiveInt(10_000),
+  /** Hits kept per account for GET /api_keys/rate_limits/log. */
+  RATE_LIMIT_LOG_SIZE: positiveInt(50),
+  /** The spec's abuse block: more than ABUSE_MAX_FAILURES non-2xx answers within ABUSE_WINDOW_MS block the caller for ABUSE_BLOCK_MS. */
+  ABUSE_PROTECTION_ENABLED: flag('true'),
+  ABUSE_MAX_FAILURES: positiveInt(20),
+  ABUSE_WINDOW_MS: positiveInt(30_000),
+  ABUSE_BLOCK_MS: positiveInt(30_000),
 });
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
 export const loadGatewayConfig = (): GatewayConfig => loadConfig('gateway', gatewayConfigSchema);

@@ -15,6 +15,8 @@ import { KeysHandler } from './keys/keys.handler';
 import { KeysRepository } from './keys/keys.repository';
 import { KeysService } from './keys/keys.service';
 import { PrismaKeysRepository } from './keys/prisma-keys.repository';
+import { PrismaRateLimitsRepository } from './rate-limits/prisma-rate-limits.repository';
+import { RateLimitsRepository } from './rate-limits/rate-limits.repository';
 
 /** The keys service: API keys and accounts in svc_keys, answering KEYS.* on NATS. */
 @Module({})
@@ -38,6 +40,7 @@ export class AppModule {
       providers: [
         { provide: KeysRepository, useClass: PrismaKeysRepository },
         { provide: AccountsRepository, useClass: PrismaAccountsRepository },
+        { provide: RateLimitsRepository, useClass: PrismaRateLimitsRepository },
         { provide: KeyEvents, useClass: NatsKeyEvents },
         KeysService,
         AccountsService,

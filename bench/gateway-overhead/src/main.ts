@@ -161,6 +161,10 @@ async function measurePlatform(root: string, upstreamBaseUrl: string, options: B
       BENCH_UPSTREAM_URL: upstreamBaseUrl,
       SVC_ADMIN_KEY: options.apiKey,
       KEYS_DATABASE_URL: process.env.BENCH_KEYS_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/svc_bench_keys',
+      BILLING_DATABASE_URL: process.env.BENCH_BILLING_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/svc_bench_billing',
+      // Per-minute limits would refuse a load test; their cost is measured by bench:ratelimit.
+      RATE_LIMITS_ENABLED: 'false',
+      SVC_BOOTSTRAP_CREDITS_USD: '1000000',
       LOG_LEVEL: 'warn',
       // `npm run bench:gateway` has just built; the platform must run what this benchmark was built with.
       SVC_SKIP_BUILD: '1',

@@ -1,3 +1,4 @@
+import { BillingRpc } from './billing/subjects';
 import { ChatRpc } from './chat/subjects';
 import { HealthReply, HealthRequest, HealthSubject } from './health/health';
 import { KeysEvents, KeysRpc } from './keys/subjects';
@@ -5,7 +6,7 @@ import { KeysEvents, KeysRpc } from './keys/subjects';
 export type HealthRpc = Record<HealthSubject, { req: HealthRequest; res: HealthReply }>;
 
 /** Every request/reply subject with its request and reply types. */
-export type RpcMap = KeysRpc & ChatRpc & HealthRpc;
+export type RpcMap = KeysRpc & ChatRpc & BillingRpc & HealthRpc;
 export type RpcSubject = keyof RpcMap;
 export type RpcRequest<S extends RpcSubject> = RpcMap[S]['req'];
 export type RpcReply<S extends RpcSubject> = RpcMap[S]['res'];

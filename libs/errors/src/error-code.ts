@@ -4,6 +4,8 @@ export enum ErrorCode {
   MalformedJson = 'MALFORMED_JSON',
   Unauthorized = 'UNAUTHORIZED',
   AdminRequired = 'ADMIN_REQUIRED',
+  /** The balance or the key's consumption limit cannot cover the request's worst-case cost. */
+  InsufficientCredits = 'INSUFFICIENT_CREDITS',
   Forbidden = 'FORBIDDEN',
   NotFound = 'NOT_FOUND',
   ModelNotFound = 'MODEL_NOT_FOUND',

@@ -13,6 +13,8 @@ export function statusOf(code: ErrorCode): number {
     case ErrorCode.Unauthorized:
     case ErrorCode.AdminRequired:
       return 401;
+    case ErrorCode.InsufficientCredits:
+      return 402;
     case ErrorCode.Forbidden:
       return 403;
     case ErrorCode.NotFound:

@@ -8,5 +8,8 @@ export interface ServiceDatabase {
   defaultDatabase: string;
 }
 
-// Add billing and wallet here when they get a schema: { service: 'billing', urlEnv: 'BILLING_DATABASE_URL', defaultDatabase: 'svc_billing' }.
-export const SERVICE_DATABASES: readonly ServiceDatabase[] = [{ service: 'keys', urlEnv: 'KEYS_DATABASE_URL', defaultDatabase: 'svc_keys' }];
+// Add wallet here when it gets a schema: { service: 'wallet', urlEnv: 'WALLET_DATABASE_URL', defaultDatabase: 'svc_wallet' }.
+export const SERVICE_DATABASES: readonly ServiceDatabase[] = [
+  { service: 'keys', urlEnv: 'KEYS_DATABASE_URL', defaultDatabase: 'svc_keys' },
+  { service: 'billing', urlEnv: 'BILLING_DATABASE_URL', defaultDatabase: 'svc_billing' },
+];

@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestj
 import { CallerContext, KEYS } from '@svc/contracts';
 import { RpcClient } from '@svc/messaging';
 import { AdminOnly, Caller } from '../auth/auth.decorators';
+import { KeyUsageEnricher } from '../billing/key-usage.enricher';
 import { parseBody } from '../http/parse-body';
 import { createKeySchema, deleteKeyQuery, toLimits, updateKeySchema } from './api-keys.dto';
 
@@ -9,17 +10,22 @@ import { createKeySchema, deleteKeyQuery, toLimits, updateKeySchema } from './ap
 @AdminOnly()
 @Controller('api_keys')
 export class ApiKeysController {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly usage: KeyUsageEnricher,
+  ) {}
 
   @Get()
   async list(@Caller() caller: CallerContext) {
     const { data } = await this.rpc.send(KEYS.LIST, { accountId: caller.accountId }, { requestId: caller.requestId });
-    return { object: 'list', data };
+    return { object: 'list', data: await this.usage.enrich(caller, data) };
   }
 
   @Get(':id')
-  get(@Param('id') id: string, @Caller() caller: CallerContext) {
-    return this.rpc.send(KEYS.GET, { accountId: caller.accountId, id }, { requestId: caller.requestId });
+  async get(@Param('id') id: string, @Caller() caller: CallerContext) {
+    const { data } = await this.rpc.send(KEYS.GET, { accountId: caller.accountId, id }, { requestId: caller.requestId });
+    const [enriched] = await this.usage.enrich(caller, [data]);
+    return { data: enriched };
   }
 
   @Post()

@@ -7,6 +7,7 @@ import { RpcClient } from '@svc/messaging';
 import { AdmissionService } from '../admission/admission.service';
 import { estimateChatUsage } from '../admission/usage-estimate';
 import { AuthenticatedRequest, Caller } from '../auth/auth.decorators';
+import { BillingRequests, ResponseCost } from '../billing/billing-requests';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { parseBody } from '../http/parse-body';
 import { setModelHeaders } from '../models/model-headers';
@@ -20,6 +21,7 @@ export class ChatController {
     private readonly rpc: RpcClient,
     private readonly streamer: SseStreamer,
     private readonly admission: AdmissionService,
+    private readonly billing: BillingRequests,
     @Inject(CATALOG) private readonly catalog: Catalog,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
@@ -31,7 +33,7 @@ export class ChatController {
     @Caller() caller: CallerContext,
     @Req() request: AuthenticatedRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<ChatCompletion | undefined> {
+  ): Promise<(ChatCompletion & { cost?: ResponseCost }) | undefined> {
     const input = parseBody(chatRequestSchema, body);
     const model = this.catalog.resolve(input.model, 'text');
     if (!model) throw new DomainError(ErrorCode.ModelNotFound, `Model "${input.model}" does not exist or is not a text model. See GET /api/v1/models?type=text.`);
@@ -40,9 +42,11 @@ export class ChatController {
     const estimate = estimateChatUsage(params, model);
     const admission = await this.admission.admit({ requestId: caller.requestId, key: request.apiKey!, model, estimate, ip: request.ip });
     admission.applyHeaders(reply);
+    // The service settles the reservation with exact counts (docs/billing.md).
+    const billing = this.billing.reservationOf(caller.requestId);
 
     if (params.stream) {
-      const outcome = await this.streamer.relay({ caller, params }, reply).catch(async (err: unknown) => {
+      const outcome = await this.streamer.relay({ caller, params, billing }, reply).catch(async (err: unknown) => {
         await admission.settle(null);
         throw err;
       });
@@ -50,9 +54,14 @@ export class ChatController {
       return undefined;
     }
     try {
-      const completion = await this.rpc.send(CHAT.COMPLETE, { caller, params }, { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS, idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS });
+      const completion = await this.rpc.send(
+        CHAT.COMPLETE,
+        { caller, params, billing },
+        { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS, idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS },
+      );
+      const cost = this.billing.costOf(caller.requestId, completion.usage);
       await admission.settle({ promptTokens: completion.usage.prompt_tokens, completionTokens: completion.usage.completion_tokens });
-      return completion;
+      return cost ? { ...completion, cost } : completion;
     } catch (err) {
       await admission.settle(null);
       throw err;

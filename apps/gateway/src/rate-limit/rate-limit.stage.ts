@@ -1,12 +1,60 @@
-import { Injectable } from '@nestjs/common';
-import { AdmissionRequest, AdmissionStage, AdmissionTicket } from '../admission/admission.types';
+import { Inject, Injectable } from '@nestjs/common';
+import { DomainError, ErrorCode } from '@svc/errors';
+import { Logger } from '@svc/logging';
+import { AdmissionRequest, AdmissionStage, AdmissionTicket, UsageEstimate, UsageReport } from '../admission/admission.types';
+import { GATEWAY_CONFIG, GatewayConfig } from '../config';
+import { GATEWAY_LOGGER } from '../logger.token';
+import { AdmissionGate } from './admission-gate';
+import { limitPlan } from './limit-plan';
+import { typeOfDenial } from './limiter.types';
+import { rateLimitHeaders } from './rate-limit-headers';
+import { denialMessage } from './rate-limit-messages';
+import { RateLimiter } from './rate-limiter';
+import { ReplyHeadersStore } from './reply-headers.store';
 
-/** Requests and tokens per minute, shared across gateway replicas. (Issue: rate limits.) */
+/** Tokens a finished request used. A cut stream reports no prompt count, but the prompt was read: count the estimate. */
+export function tokensUsed(usage: UsageReport, estimate: UsageEstimate): number {
+  const prompt = usage.cut && usage.promptTokens === 0 ? estimate.promptTokens : usage.promptTokens;
+  return prompt + usage.completionTokens;
+}
+
+/**
+ * Requests per minute, tokens per minute and requests per day, per model, for the account, the
+ * key (when it carries its own limits) and everyone (when global limits are configured), shared
+ * by every gateway replica through Redis. Admission reserves the prompt plus the requested
+ * maximum; settlement corrects to the actual tokens, or releases the request when nothing was
+ * produced (including a refusal by a later admission stage).
+ */
 @Injectable()
 export class RateLimitStage implements AdmissionStage {
   readonly name = 'rate-limit';
 
-  async admit(_request: AdmissionRequest): Promise<AdmissionTicket> {
-    return { headers: {}, settle: async () => undefined };
+  constructor(
+    private readonly limiter: RateLimiter,
+    private readonly replyHeaders: ReplyHeadersStore,
+    private readonly gate: AdmissionGate,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    @Inject(GATEWAY_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async admit(request: AdmissionRequest): Promise<AdmissionTicket> {
+    const { key, model, estimate, requestId } = request;
+    await this.gate.pass(requestId);
+    if (!this.config.RATE_LIMITS_ENABLED) return { headers: {}, settle: async () => undefined };
+    const plan = limitPlan(key, model, this.config.RATE_LIMIT_GLOBAL_JSON);
+    const cost = model.type === 'text' ? estimate.promptTokens + estimate.maxCompletionTokens : 0;
+    const counted = await this.limiter.admit(plan.buckets, requestId, cost, { accountId: key.accountId, apiKeyId: key.id, modelId: model.id, apiTier: plan.apiTier });
+    const headers = rateLimitHeaders(counted.buckets, counted.decision, this.config.RATE_LIMIT_WINDOW_MS);
+    const { denial, now } = counted.decision;
+    if (denial) {
+      this.replyHeaders.set(requestId, headers);
+      const bucket = counted.buckets[denial.bucket];
+      this.logger.info({ requestId, accountId: key.accountId, apiKeyId: key.id, model: model.id, type: typeOfDenial(denial.kind), scope: bucket.scope, limits: bucket.limits }, 'rate limit hit');
+      throw new DomainError(ErrorCode.RateLimited, denialMessage({ ...plan, buckets: [...counted.buckets] }, denial, now, cost));
+    }
+    return {
+      headers,
+      settle: (usage) => counted.settle(usage === null ? null : tokensUsed(usage, estimate)),
+    };
   }
 }

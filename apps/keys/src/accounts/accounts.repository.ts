@@ -14,8 +14,8 @@ export class PrismaAccountsRepository extends AccountsRepository {
   }
 
   async create(name: string): Promise<AccountRecord> {
-    const row = await this.prisma.account.create({ data: { name } });
-    return { ...row, activeKeys: 0 };
+    const { apiTier, ...row } = await this.prisma.account.create({ data: { name } });
+    return { ...row, apiTier: apiTier === 'PARTNER' ? 'partner' : 'paid', activeKeys: 0 };
   }
 
   async list(): Promise<AccountRecord[]> {
@@ -23,6 +23,6 @@ export class PrismaAccountsRepository extends AccountsRepository {
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
       include: { _count: { select: { apiKeys: { where: { deletedAt: null } } } } },
     });
-    return rows.map(({ _count, ...row }) => ({ ...row, activeKeys: _count.apiKeys }));
+    return rows.map(({ _count, apiTier, ...row }) => ({ ...row, apiTier: apiTier === 'PARTNER' ? 'partner' : 'paid', activeKeys: _count.apiKeys }));
   }
 }

@@ -1,9 +1,16 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { hashApiKeySecret, lastSixOf } from '@svc/auth';
+import { RpcClient } from '@svc/messaging';
 import { KEYS_CONFIG, KeysConfig } from '../config';
-import { BootstrapOutcome, BootstrapRepository } from './bootstrap.repository';
+import { BootstrapCredit } from './bootstrap-credit';
+import { BootstrapOutcome, BootstrapRepository, BootstrapResult } from './bootstrap.repository';
 
 export const BOOTSTRAP_ACCOUNT_NAME = 'bootstrap';
+/**
+ * On a fresh install, how long boot waits for billing to credit the new account, so the first
+ * request after `npm start` reports ready finds its credits. Later boots ask in the background.
+ */
+const FIRST_CREDIT_WAIT_MS = 2_000;
 
 /**
  * Makes SVC_ADMIN_KEY a working ADMIN key, so a fresh install can create accounts and keys.
@@ -11,26 +18,42 @@ export const BOOTSTRAP_ACCOUNT_NAME = 'bootstrap';
  * operator revoked stays revoked: restarting must never undo a revocation.
  */
 @Injectable()
-export class AdminKeyBootstrapper implements OnApplicationBootstrap {
+export class AdminKeyBootstrapper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(AdminKeyBootstrapper.name);
+  private readonly credit: BootstrapCredit;
 
   constructor(
     private readonly repository: BootstrapRepository,
     @Inject(KEYS_CONFIG) private readonly config: Pick<KeysConfig, 'SVC_ADMIN_KEY'>,
-  ) {}
+    rpc: RpcClient,
+  ) {
+    this.credit = new BootstrapCredit(rpc);
+  }
 
   async onApplicationBootstrap(): Promise<void> {
-    if (this.config.SVC_ADMIN_KEY) await this.ensure(this.config.SVC_ADMIN_KEY);
+    if (!this.config.SVC_ADMIN_KEY) return;
+    const { outcome, accountId } = await this.ensureKey(this.config.SVC_ADMIN_KEY);
+    // SVC_BOOTSTRAP_CREDITS_USD, credited once ever by billing (a revoked key's account gets nothing new).
+    // A restart asks once (billing answers at once when it is up), then in the background.
+    if (outcome !== 'revoked') await this.credit.request(accountId, outcome === 'created' ? FIRST_CREDIT_WAIT_MS : 0);
+  }
+
+  onModuleDestroy(): void {
+    this.credit.stop();
   }
 
   async ensure(secret: string): Promise<BootstrapOutcome> {
-    const outcome = await this.repository.ensureAdminKey({
+    return (await this.ensureKey(secret)).outcome;
+  }
+
+  private async ensureKey(secret: string): Promise<BootstrapResult> {
+    const result = await this.repository.ensureAdminKey({
       accountName: BOOTSTRAP_ACCOUNT_NAME,
       description: 'Bootstrap admin key (SVC_ADMIN_KEY)',
       secretHash: hashApiKeySecret(secret),
       last6: lastSixOf(secret),
     });
-    switch (outcome) {
+    switch (result.outcome) {
       case 'created':
         this.logger.log('created the bootstrap ADMIN key from SVC_ADMIN_KEY');
         break;
@@ -41,6 +64,6 @@ export class AdminKeyBootstrapper implements OnApplicationBootstrap {
         this.logger.warn('SVC_ADMIN_KEY matches a revoked key; it stays revoked. Set a new value to bootstrap again.');
         break;
     }
-    return outcome;
+    return result;
   }
 }

@@ -8,6 +8,8 @@ import { KeyEvents, NatsKeyEvents, NoKeyEvents } from '../keys/key-events';
 import { KeysRepository } from '../keys/keys.repository';
 import { KeysService } from '../keys/keys.service';
 import { PrismaKeysRepository } from '../keys/prisma-keys.repository';
+import { PrismaRateLimitsRepository } from '../rate-limits/prisma-rate-limits.repository';
+import { RateLimitsService } from '../rate-limits/rate-limits.service';
 import { CliConfig } from './cli-config';
 
 /** The service's own classes wired by hand against svc_keys: works while the platform is down. */
@@ -15,6 +17,7 @@ export interface CliContext {
   keys: KeysService;
   keysRepository: KeysRepository;
   accounts: AccountsService;
+  rateLimits: RateLimitsService;
   /** False when NATS was unreachable, so gateways were not told about a revocation. */
   eventsDelivered: boolean;
   close(): Promise<void>;
@@ -26,9 +29,11 @@ export async function openCliContext(config: CliConfig, options: { withEvents: b
   const nc = options.withEvents ? await connectOrNull(config.NATS_URL) : null;
   const events: KeyEvents = nc ? new NatsKeyEvents(new RpcClient(nc, 2_000)) : new NoKeyEvents();
   const keysRepository = new PrismaKeysRepository(prisma);
+  const rateLimitsRepository = new PrismaRateLimitsRepository(prisma);
   return {
-    keys: new KeysService(keysRepository, events),
+    keys: new KeysService(keysRepository, events, rateLimitsRepository),
     keysRepository,
+    rateLimits: new RateLimitsService(rateLimitsRepository, keysRepository, events),
     accounts: new AccountsService(new PrismaAccountsRepository(prisma)),
     eventsDelivered: nc !== null,
     close: async () => {

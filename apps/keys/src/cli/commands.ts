@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { createAccountSchema } from '../accounts/accounts.schemas';
 import { createKeySchema, isUuid, listKeysSchema } from '../keys/keys.schemas';
+import { clearLimitsSchema, setLimitsSchema, setTierSchema, showLimitsSchema } from '../rate-limits/rate-limits.schemas';
 import { CliContext } from './cli-context';
 import { UsageError } from './usage';
 
@@ -17,7 +18,19 @@ export interface Command {
   run(ctx: CliContext, input: never): Promise<unknown>;
 }
 
-const FLAG_OF: Record<string, string> = { accountId: '--account', apiKeyType: '--type', expiresAt: '--expires', description: '--description', name: '--name' };
+const FLAG_OF: Record<string, string> = {
+  accountId: '--account',
+  keyId: '--key',
+  apiKeyType: '--type',
+  expiresAt: '--expires',
+  description: '--description',
+  name: '--name',
+  target: '--target',
+  rpm: '--rpm',
+  tpm: '--tpm',
+  rpd: '--rpd',
+  tier: '--tier',
+};
 
 function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
@@ -31,6 +44,8 @@ function required(values: Values, flag: string): string {
   if (value === undefined) throw new UsageError(`--${flag} is required`);
   return value;
 }
+
+const LIMIT_FLAGS = { account: { type: 'string' }, key: { type: 'string' }, target: { type: 'string' }, rpm: { type: 'string' }, tpm: { type: 'string' }, rpd: { type: 'string' } } as const;
 
 export const COMMANDS: Record<string, Command> = {
   'accounts create': {
@@ -73,5 +88,32 @@ export const COMMANDS: Record<string, Command> = {
       await ctx.keys.delete(key.accountId, key.id);
       return { success: true, id: keyId, accountId: key.accountId, gatewaysNotified: ctx.eventsDelivered };
     },
+  },
+  'limits show': {
+    options: { account: { type: 'string' } },
+    positionals: [],
+    parse: (v) => parseWith(showLimitsSchema, { accountId: required(v, 'account') }).accountId,
+    run: (ctx, accountId: string) => ctx.rateLimits.show(accountId),
+  },
+  'limits set': {
+    options: LIMIT_FLAGS,
+    positionals: [],
+    needsEvents: true,
+    parse: (v) => parseWith(setLimitsSchema, { accountId: v.account, keyId: v.key, target: v.target, rpm: v.rpm, tpm: v.tpm, rpd: v.rpd }),
+    run: async (ctx, input: z.output<typeof setLimitsSchema>) => ({ ...(await ctx.rateLimits.set(input)), gatewaysNotified: ctx.eventsDelivered }),
+  },
+  'limits clear': {
+    options: { account: { type: 'string' }, key: { type: 'string' }, target: { type: 'string' } },
+    positionals: [],
+    needsEvents: true,
+    parse: (v) => parseWith(clearLimitsSchema, { accountId: v.account, keyId: v.key, target: v.target }),
+    run: async (ctx, input: z.output<typeof clearLimitsSchema>) => ({ ...(await ctx.rateLimits.clear(input)), gatewaysNotified: ctx.eventsDelivered }),
+  },
+  'limits tier': {
+    options: { account: { type: 'string' }, tier: { type: 'string' } },
+    positionals: [],
+    needsEvents: true,
+    parse: (v) => parseWith(setTierSchema, { accountId: required(v, 'account'), tier: required(v, 'tier').toLowerCase() }),
+    run: async (ctx, input: z.output<typeof setTierSchema>) => ({ ...(await ctx.rateLimits.setTier(input.accountId, input.tier)), gatewaysNotified: ctx.eventsDelivered }),
   },
 };

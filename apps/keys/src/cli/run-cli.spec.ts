@@ -1,7 +1,9 @@
 import { AccountsService } from '../accounts/accounts.service';
 import { KeysService } from '../keys/keys.service';
 import { InMemoryKeysRepository } from '../../test/fakes/in-memory-keys.repository';
+import { InMemoryRateLimitsRepository } from '../../test/fakes/in-memory-rate-limits.repository';
 import { RecordingKeyEvents } from '../../test/fakes/recording-key-events';
+import { RateLimitsService } from '../rate-limits/rate-limits.service';
 import { CliContext } from './cli-context';
 import { CliDeps, runCli } from './run-cli';
 
@@ -11,9 +13,11 @@ function harness() {
   const repo = new InMemoryKeysRepository();
   repo.accounts.add(ACCOUNT);
   const events = new RecordingKeyEvents();
+  const limits = new InMemoryRateLimitsRepository(repo);
   const opened: Array<{ withEvents: boolean }> = [];
   const ctx: CliContext = {
-    keys: new KeysService(repo, events),
+    keys: new KeysService(repo, events, limits),
+    rateLimits: new RateLimitsService(limits, repo, events),
     keysRepository: repo,
     accounts: {} as AccountsService,
     eventsDelivered: true,
@@ -29,7 +33,7 @@ function harness() {
   const out: string[] = [];
   const err: string[] = [];
   const run = (...argv: string[]) => runCli(argv, { out: (t) => out.push(t), err: (t) => err.push(t) }, deps);
-  return { repo, events, opened, out, err, run };
+  return { repo, limits, events, opened, out, err, run };
 }
 
 describe('svc CLI', () => {
@@ -69,5 +73,38 @@ describe('svc CLI', () => {
     const h = harness();
     expect(await h.run('keys', 'revoke', '99999999-9999-4999-8999-999999999999')).toBe(1);
     expect(h.err[0]).toMatch(/not found/);
+  });
+
+  it('sets, shows and clears rate limits, telling gateways to re-verify', async () => {
+    const h = harness();
+    await h.run('keys', 'create', '--account', ACCOUNT, '--type', 'INFERENCE');
+    const keyId = JSON.parse(h.out[0]).data.id;
+    expect(await h.run('limits', 'tier', '--account', ACCOUNT, '--tier', 'PARTNER')).toBe(0);
+    expect(JSON.parse(h.out[1])).toEqual({ accountId: ACCOUNT, apiTier: 'partner', keysRefreshed: 1, gatewaysNotified: true });
+    expect(await h.run('limits', 'set', '--account', ACCOUNT, '--target', 'text:L', '--rpm', '120', '--tpm', '2000000')).toBe(0);
+    expect(await h.run('limits', 'set', '--key', keyId, '--rpm', '10')).toBe(0);
+    expect(JSON.parse(h.out[3])).toEqual({ keyId, override: { target: '*', rpm: 10, tpm: null, rpd: null }, keysRefreshed: 1, gatewaysNotified: true });
+    expect(await h.run('limits', 'show', '--account', ACCOUNT)).toBe(0);
+    expect(JSON.parse(h.out[4])).toEqual({
+      accountId: ACCOUNT,
+      apiTier: 'partner',
+      account: [{ target: 'text:L', rpm: 120, tpm: 2_000_000, rpd: null }],
+      keys: [{ keyId, overrides: [{ target: '*', rpm: 10, tpm: null, rpd: null }] }],
+    });
+    expect(h.events.revokedIds).toEqual([[keyId], [keyId], [keyId]]);
+    expect(await h.run('limits', 'clear', '--account', ACCOUNT)).toBe(0);
+    expect(JSON.parse(h.out[5])).toMatchObject({ accountId: ACCOUNT, removed: 1 });
+  });
+
+  it('rejects bad rate-limit input before touching the database', async () => {
+    const h = harness();
+    expect(await h.run('limits', 'set', '--account', ACCOUNT, '--rpm', 'lots')).toBe(2);
+    expect(h.err.join('\n')).toMatch(/--rpm: must be a positive integer or "inherit"/);
+    expect(await h.run('limits', 'set', '--account', ACCOUNT, '--target', 'gpu', '--rpm', '5')).toBe(2);
+    expect(h.err.join('\n')).toMatch(/--target/);
+    expect(await h.run('limits', 'set', '--rpm', '5')).toBe(2);
+    expect(h.err.join('\n')).toMatch(/exactly one of --account and --key/);
+    expect(await h.run('limits', 'tier', '--account', ACCOUNT, '--tier', 'gold')).toBe(2);
+    expect(h.opened).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { hashApiKeySecret } from '@svc/auth';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { InMemoryKeysRepository } from '../../test/fakes/in-memory-keys.repository';
+import { InMemoryRateLimitsRepository } from '../../test/fakes/in-memory-rate-limits.repository';
 import { RecordingKeyEvents } from '../../test/fakes/recording-key-events';
 import { createKeySchema, updateKeySchema } from './keys.schemas';
 import { KeysService, MAX_ACTIVE_KEYS_PER_ACCOUNT, shortensExpiry } from './keys.service';
@@ -12,7 +13,8 @@ function setup() {
   const repo = new InMemoryKeysRepository();
   repo.accounts.add(ACCOUNT).add(OTHER);
   const events = new RecordingKeyEvents();
-  return { repo, events, service: new KeysService(repo, events) };
+  const limits = new InMemoryRateLimitsRepository(repo);
+  return { repo, events, limits, service: new KeysService(repo, events, limits) };
 }
 
 const createInput = (over: Record<string, unknown> = {}) => createKeySchema.parse({ accountId: ACCOUNT, apiKeyType: 'INFERENCE', description: 'test', ...over });
@@ -32,6 +34,20 @@ describe('KeysService', () => {
     expect(JSON.stringify(created.data)).not.toContain(hashApiKeySecret(created.apiKey));
     const key = await service.verify(hashApiKeySecret(created.apiKey));
     expect(key).toEqual(expect.objectContaining({ id: created.data.id, accountId: ACCOUNT, apiKeyType: 'INFERENCE', consumptionLimits: { usd: 50, diem: null } }));
+  });
+
+  it('verifies a key with its account tier and rate-limit overrides, so the gateway needs no extra hop', async () => {
+    const { service, limits } = setup();
+    const created = await service.create(createInput());
+    expect((await service.verify(hashApiKeySecret(created.apiKey)))?.rateLimits).toEqual({ apiTier: 'paid', account: [], key: [] });
+    await limits.setTier(ACCOUNT, 'partner');
+    await limits.patchAccount(ACCOUNT, 'text:XS', { rpm: 900 });
+    await limits.patchKey(created.data.id, '*', { tpm: 1000 });
+    expect((await service.verify(hashApiKeySecret(created.apiKey)))?.rateLimits).toEqual({
+      apiTier: 'partner',
+      account: [{ target: 'text:XS', rpm: 900, tpm: null, rpd: null }],
+      key: [{ target: '*', rpm: null, tpm: 1000, rpd: null }],
+    });
   });
 
   it('verifies nothing for an unknown secret', async () => {

@@ -5,6 +5,7 @@ import { DomainError, ErrorCode } from '@svc/errors';
 import { ApiKeyPatch, ApiKeyRecord } from './api-key.record';
 import { toApiKeyView, toAuthenticatedKey } from './api-key.mapper';
 import { KeyEvents } from './key-events';
+import { RateLimitsRepository } from '../rate-limits/rate-limits.repository';
 import { KeysRepository } from './keys.repository';
 import { CreateKeyInput, isUuid, UpdateKeyInput } from './keys.schemas';
 
@@ -18,13 +19,18 @@ export class KeysService {
   constructor(
     private readonly keys: KeysRepository,
     private readonly events: KeyEvents,
+    private readonly rateLimits: RateLimitsRepository,
   ) {}
 
-  /** The key for a secret hash, or null when unknown or deleted. Expiry is the gateway's call. */
+  /**
+   * The key for a secret hash, or null when unknown or deleted. Expiry is the gateway's call.
+   * Carries the account's tier and rate-limit overrides, so admission needs no extra hop.
+   */
   async verify(secretHash: string): Promise<AuthenticatedKey | null> {
     const key = await this.keys.findBySecretHash(secretHash);
     if (!key || key.deletedAt || !secretHashesEqual(key.secretHash, secretHash)) return null;
-    return toAuthenticatedKey(key);
+    const rateLimits = await this.rateLimits.forKey(key.accountId, key.id);
+    return { ...toAuthenticatedKey(key), ...(rateLimits ? { rateLimits } : {}) };
   }
 
   async list(accountId: string): Promise<ApiKeyView[]> {

@@ -1,3 +1,4 @@
+import { ChatBilling } from '../billing/subjects';
 import { CallerContext } from '../services';
 import { StreamOpenReply, StreamOpenRequest } from '../stream/frames';
 import { ChatCompletionParams } from './chat-request';
@@ -12,6 +13,8 @@ export const CHAT = {
 export interface CompleteChatRequest {
   caller: CallerContext;
   params: ChatCompletionParams;
+  /** Present when the gateway reserved credit: the chat service settles it with exact counts. */
+  billing?: ChatBilling;
 }
 export type CompleteChatReply = ChatCompletion;
 

@@ -1,3 +1,5 @@
+import { KeyRateLimits } from './rate-limits';
+
 export const API_KEY_TYPES = ['INFERENCE', 'ADMIN'] as const;
 export type ApiKeyType = (typeof API_KEY_TYPES)[number];
 
@@ -36,4 +38,6 @@ export interface AuthenticatedKey {
   consumptionLimits: ConsumptionLimits;
   limitPeriod: LimitPeriod;
   modelPrivacy: ModelPrivacy;
+  /** The account's tier and operator overrides; absent means the `paid` tier's defaults. */
+  rateLimits?: KeyRateLimits;
 }

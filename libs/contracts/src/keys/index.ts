@@ -1,2 +1,3 @@
 export * from './api-key';
 export * from './subjects';
+export * from './rate-limits';

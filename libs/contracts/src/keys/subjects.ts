@@ -17,7 +17,10 @@ export const KEYS = {
   CREATE_ACCOUNT: 'keys.cmd.create-account.v1',
   /** Event, fire-and-forget: the gateway saw these keys used (throttled per key). */
   USED: 'keys.evt.used.v1',
-  /** Event broadcast to every gateway (no queue group): drop these keys from auth caches now. */
+  /**
+   * Event broadcast to every gateway (no queue group): drop these keys from auth caches now.
+   * Sent when keys are revoked, and when their rate limits change (the next request verifies again).
+   */
   REVOKED: 'keys.evt.revoked.v1',
 } as const;
 

@@ -37,6 +37,9 @@ export async function startPlatform(options: StartPlatformOptions = {}): Promise
     NATS_URL: nats.url,
     SVC_ADMIN_KEY: adminKey,
     KEYS_DATABASE_URL: `${pg}/svc_test_e2e_keys_${runId}`,
+    BILLING_DATABASE_URL: `${pg}/svc_test_e2e_billing_${runId}`,
+    // Rate-limit and abuse counters of concurrent runs must not meet in the shared Redis.
+    REDIS_KEY_PREFIX: `svc_test_e2e_${runId}:`,
     SVC_SKIP_BUILD: '1',
     LOG_LEVEL: 'info',
     START_TIMEOUT_MS: String(options.timeoutMs ?? 90_000),
@@ -50,7 +53,9 @@ export async function startPlatform(options: StartPlatformOptions = {}): Promise
     if (child.exitCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       process.kill(-(child.pid as number), 'SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, 15_000)))]);
+      clearTimeout(timer);
       if (child.exitCode === null) process.kill(-(child.pid as number), 'SIGKILL');
     }
     await nats.stop();

@@ -4,18 +4,26 @@ import { migrateAll } from '../../src/migrate-all';
 
 describe('migrateAll', () => {
   const url = `${testPgServerUrl()}/${testDatabaseName('migrate_all')}`;
-  afterAll(() => dropTestDatabase(url));
+  const billingUrl = `${testPgServerUrl()}/${testDatabaseName('migrate_all_billing')}`;
+  afterAll(() => Promise.all([dropTestDatabase(url), dropTestDatabase(billingUrl)]));
 
-  it('creates and migrates every service database, then has nothing left to do', async () => {
-    const env = { KEYS_DATABASE_URL: url };
-    const [first] = await migrateAll({ env });
-    expect(first).toEqual(expect.objectContaining({ service: 'keys', createdDatabase: true, applied: [expect.stringMatching(/_created_accounts_and_api_keys$/)] }));
-    const [second] = await migrateAll({ env });
-    expect(second.applied).toEqual([]);
-    const client = new Client({ connectionString: url });
+  async function tables(databaseUrl: string): Promise<string[]> {
+    const client = new Client({ connectionString: databaseUrl });
     await client.connect();
     const { rows } = await client.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`);
     await client.end();
-    expect(rows.map((r) => r.table_name)).toEqual(['_prisma_migrations', 'accounts', 'api_keys']);
+    return rows.map((r) => r.table_name);
+  }
+
+  it('creates and migrates every service database, then has nothing left to do', async () => {
+    const env = { KEYS_DATABASE_URL: url, BILLING_DATABASE_URL: billingUrl };
+    const first = await migrateAll({ env });
+    expect(first.map((r) => r.service)).toEqual(['keys', 'billing']);
+    expect(first[0]).toEqual(expect.objectContaining({ service: 'keys', createdDatabase: true, applied: expect.arrayContaining([expect.stringMatching(/_created_accounts_and_api_keys$/)]) }));
+    expect(first[1]).toEqual(expect.objectContaining({ service: 'billing', createdDatabase: true, applied: [expect.stringMatching(/_created_billing_ledger$/)] }));
+    const second = await migrateAll({ env });
+    expect(second.flatMap((r) => r.applied)).toEqual([]);
+    expect(await tables(url)).toEqual(expect.arrayContaining(['_prisma_migrations', 'accounts', 'api_keys']));
+    expect(await tables(billingUrl)).toEqual(['_prisma_migrations', 'billing_accounts', 'billing_secrets', 'key_usage', 'ledger_entries', 'reservations', 'usage_entries']);
   });
 });

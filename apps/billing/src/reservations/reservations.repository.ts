@@ -1,0 +1,139 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { SettleStatus } from '@svc/contracts';
+import { BILLING_DB, BillingDb } from '../database/billing-db';
+import { big } from '../shared/nano';
+import { GatewayFallback, OpenReservation, ReserveParams, ReserveResult, SettleParams, SettleResult } from './reservation.records';
+
+// Named statements: each pooled connection parses and plans them once.
+const RESERVE = 'SELECT * FROM billing_reserve($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $14::jsonb, $15, $16)';
+const SETTLE = 'SELECT * FROM billing_settle($1, $2::settle_source, $3, $4, $5::jsonb, $6, $7, $8)';
+const FLUSH_BARRIER = 'SELECT txid_current()';
+const FIND = 'SELECT id, status, currency, charged_nano, model_id, pricing, worst_case, fallback FROM reservations WHERE id = $1';
+
+interface ReserveRow {
+  o_outcome: ReserveResult['outcome'];
+  o_currency: ReserveResult['currency'];
+  o_held: string | null;
+  o_usd_available: string | null;
+  o_diem_available: string | null;
+  o_key_used_usd: string | null;
+  o_key_used_diem: string | null;
+  o_order: ReserveResult['order'];
+  o_diem_stake: string;
+}
+
+interface ReservationRow {
+  id: string;
+  status: OpenReservation['status'];
+  currency: OpenReservation['currency'];
+  charged_nano: string;
+  model_id: string;
+  pricing: unknown;
+  worst_case: OpenReservation['worstCase'];
+  fallback: GatewayFallback | null;
+}
+
+/** Reservations and their settlement, each one SQL round trip (see the billing migration's functions). */
+@Injectable()
+export class ReservationsRepository {
+  constructor(@Inject(BILLING_DB) private readonly db: BillingDb) {}
+
+  async reserve(p: ReserveParams): Promise<ReserveResult> {
+    const { rows } = await this.db.query<ReserveRow>({
+      name: 'billing_reserve',
+      text: RESERVE,
+      values: [
+        p.id,
+        p.accountId,
+        p.apiKeyId,
+        p.requestId,
+        p.cost.usd.toString(),
+        p.cost.diem.toString(),
+        p.limits.usd?.toString() ?? null,
+        p.limits.diem?.toString() ?? null,
+        p.limits.period,
+        p.model.id,
+        p.model.name,
+        p.model.type,
+        p.pricingJson,
+        JSON.stringify(p.worstCase),
+        p.ttlMs,
+        p.durable,
+      ],
+    });
+    const row = rows[0];
+    return {
+      outcome: row.o_outcome,
+      currency: row.o_currency,
+      held: big(row.o_held),
+      available: { usd: big(row.o_usd_available), diem: big(row.o_diem_available) },
+      keyUsed: { usd: big(row.o_key_used_usd), diem: big(row.o_key_used_diem) },
+      order: row.o_order,
+      diemStake: big(row.o_diem_stake),
+    };
+  }
+
+  async find(id: string): Promise<OpenReservation | null> {
+    const { rows } = await this.db.query<ReservationRow>({ name: 'billing_find_reservation', text: FIND, values: [id] });
+    return rows[0] ? toOpen(rows[0]) : null;
+  }
+
+  /**
+   * billing_settle commits without waiting for the disk, so it never holds the account's row lock
+   * across an fsync. A charge is then made durable before it is acknowledged: a transaction that
+   * takes a transaction id commits synchronously, and its commit waits until the WAL is flushed
+   * up to its own record, which lies after the settlement's. A crash in between loses an
+   * unacknowledged settlement only; the service retries it (idempotent).
+   */
+  async settle(p: SettleParams): Promise<SettleResult> {
+    const { rows } = await this.db.query<{ o_status: SettleStatus; o_currency: SettleResult['currency']; o_charged: string }>({
+      name: 'billing_settle',
+      text: SETTLE,
+      values: [p.id, p.source, p.outcome, p.charge.toString(), JSON.stringify(p.lines), p.promptTokens, p.completionTokens, p.executionMs],
+    });
+    const result = { status: rows[0].o_status, currency: rows[0].o_currency, charged: big(rows[0].o_charged) };
+    if (result.status === 'settled') await this.db.query({ name: 'billing_flush_barrier', text: FLUSH_BARRIER });
+    return result;
+  }
+
+  /** Keeps the gateway's count while the hold is open and brings its expiry within `graceMs`. False when already final. */
+  async recordFallback(id: string, fallback: GatewayFallback, graceMs: number): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      `UPDATE reservations SET fallback = $2::jsonb, expires_at = least(expires_at, now() + $3 * interval '1 millisecond')
+       WHERE id = $1 AND status = 'HELD'`,
+      [id, JSON.stringify(fallback), graceMs],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  /**
+   * Claims up to `limit` expired holds for this sweeper. SKIP LOCKED lets several replicas sweep
+   * at once without waiting on each other; `swept_at` keeps a claim for `leaseMs` so rows that
+   * another replica is finalizing are not taken twice (finalizing is idempotent anyway).
+   */
+  async claimExpired(limit: number, leaseMs: number): Promise<OpenReservation[]> {
+    const { rows } = await this.db.query<ReservationRow>(
+      `UPDATE reservations SET swept_at = now()
+       WHERE id IN (
+         SELECT id FROM reservations
+         WHERE status = 'HELD' AND expires_at <= now() AND (swept_at IS NULL OR swept_at <= now() - $2 * interval '1 millisecond')
+         ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+       RETURNING id, status, currency, charged_nano, model_id, pricing, worst_case, fallback`,
+      [limit, leaseMs],
+    );
+    return rows.map(toOpen);
+  }
+}
+
+function toOpen(row: ReservationRow): OpenReservation {
+  return {
+    id: row.id,
+    status: row.status,
+    currency: row.currency,
+    chargedNano: big(row.charged_nano),
+    modelId: row.model_id,
+    pricing: row.pricing,
+    worstCase: row.worst_case,
+    fallback: row.fallback,
+  };
+}

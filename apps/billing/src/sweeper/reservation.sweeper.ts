@@ -1,0 +1,78 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Logger } from '@svc/logging';
+import { BILLING_CONFIG, BillingConfig } from '../config';
+import { ReservationsRepository } from '../reservations/reservations.repository';
+import { ReservationsService } from '../reservations/reservations.service';
+import { BILLING_LOGGER } from '../shared/logger.token';
+
+export interface SweepResult {
+  released: number;
+  settled: number;
+  /** Another replica or a settlement got there first. */
+  skipped: number;
+  failed: number;
+}
+
+/**
+ * Finalizes holds whose request died (service crash, lost settlement): releases them, or charges
+ * the gateway's count of a cut stream. Every replica sweeps; claims use SKIP LOCKED plus a lease,
+ * and finalizing is idempotent, so replicas never double-release. One sweep stops after its
+ * time budget (the interval), leaving the rest for the next round: bounded work per tick.
+ */
+@Injectable()
+export class ReservationSweeper implements OnApplicationBootstrap, OnModuleDestroy {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<SweepResult> | null = null;
+
+  constructor(
+    private readonly reservations: ReservationsRepository,
+    private readonly service: ReservationsService,
+    @Inject(BILLING_CONFIG) private readonly config: Pick<BillingConfig, 'BILLING_SWEEP_INTERVAL_MS' | 'BILLING_SWEEP_BATCH'>,
+    @Inject(BILLING_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.sweep(), this.config.BILLING_SWEEP_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running?.catch(() => undefined);
+  }
+
+  /** One sweep; concurrent calls share it. */
+  sweep(): Promise<SweepResult> {
+    this.running ??= this.run().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private async run(): Promise<SweepResult> {
+    const result: SweepResult = { released: 0, settled: 0, skipped: 0, failed: 0 };
+    const deadline = Date.now() + this.config.BILLING_SWEEP_INTERVAL_MS;
+    const lease = Math.max(60_000, this.config.BILLING_SWEEP_INTERVAL_MS * 4);
+    try {
+      for (;;) {
+        const batch = await this.reservations.claimExpired(this.config.BILLING_SWEEP_BATCH, lease);
+        for (const reservation of batch) {
+          try {
+            const outcome = await this.service.finalizeExpired(reservation);
+            if (outcome.status === 'settled') result.settled++;
+            else if (outcome.status === 'released') result.released++;
+            else result.skipped++;
+          } catch (err) {
+            result.failed++;
+            this.logger.error({ reservationId: reservation.id, err: err instanceof Error ? err.message : String(err) }, 'could not finalize an expired reservation; retried after its lease');
+          }
+        }
+        if (batch.length < this.config.BILLING_SWEEP_BATCH || Date.now() >= deadline) break;
+      }
+    } catch (err) {
+      this.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'reservation sweep failed; next round retries');
+    }
+    if (result.released + result.settled + result.failed > 0) this.logger.info({ ...result }, 'expired reservations finalized');
+    return result;
+  }
+}

@@ -1,0 +1,140 @@
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hashApiKeySecret } from '@svc/auth';
+import { DomainError, ErrorCode } from '@svc/errors';
+import { HEADER } from '@svc/headers';
+import { Logger } from '@svc/logging';
+import { AuthenticatedRequest } from '../auth/auth.decorators';
+import { bearerToken } from '../auth/bearer-token';
+import { GATEWAY_CONFIG, GatewayConfig } from '../config';
+import { sendError } from '../http/send-error';
+import { GATEWAY_LOGGER } from '../logger.token';
+import { AdmissionGate, GateVerdict } from '../rate-limit/admission-gate';
+import { AbuseProtection, AbuseVerdict } from './abuse-protection';
+import { ipIdentity, keyIdentity } from './caller-identity';
+
+/** Every API route (not /healthz). */
+const API_PATH = /^\/api\/v1(?:[/?]|$)/;
+const MAX_MODEL_ID = 128;
+
+interface RequestState {
+  secretHash?: string;
+  /** Answered by a block (or Redis down): not a failure of the caller's own. */
+  answered: boolean;
+  /** The check runs while the request travels to admission, which awaits it (AdmissionGate). */
+  deferred: boolean;
+}
+
+/**
+ * The abuse block around every API request: checked in `onRequest`, before authentication, so a
+ * flood of missing or bad keys is refused without key lookups; failures counted in `onSend`,
+ * before the failing answer leaves, so the block is in place when the caller sees the answer
+ * that triggered it.
+ *
+ * The hot path (a key this replica saw authenticate, on a route whose requests reach admission)
+ * does not wait for the check in `onRequest`: admission awaits it before any work starts, and
+ * `onSend` turns an answer that never reached admission into the block's 429 when the check says
+ * so. Same decision, one Redis round trip less on the way to the model.
+ */
+@Injectable()
+export class AbuseHooks implements OnModuleInit {
+  private readonly state = new WeakMap<FastifyRequest, RequestState>();
+  /** `METHOD /route` of requests seen reaching admission: the inference routes. */
+  private readonly admissionRoutes = new Set<string>();
+
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly protection: AbuseProtection,
+    private readonly gate: AdmissionGate,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    @Inject(GATEWAY_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onModuleInit(): void {
+    if (!this.config.ABUSE_PROTECTION_ENABLED) return;
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    fastify.addHook('onRequest', (request, reply) => this.before(request, reply));
+    fastify.addHook('onSend', (request, reply, payload) => this.after(request as AuthenticatedRequest, reply, payload));
+  }
+
+  async before(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+    if (!API_PATH.test(request.url)) return undefined;
+    const token = bearerToken(request.headers.authorization);
+    const state: RequestState = { secretHash: token === undefined ? undefined : hashApiKeySecret(token), answered: false, deferred: false };
+    this.state.set(request, state);
+    if (state.secretHash && this.protection.isAuthenticated(state.secretHash) && this.admissionRoutes.has(routeOf(request))) {
+      state.deferred = true;
+      this.gate.defer(request.id, this.protection.check(request.ip, state.secretHash).then((check) => this.verdict(check, state)));
+      return undefined;
+    }
+    const check = await this.protection.check(request.ip, state.secretHash);
+    if (check.verdict === 'pass') return undefined;
+    state.answered = true;
+    if (check.verdict === 'unavailable') {
+      reply.header('retry-after', '5');
+      sendError(this.logger, request, reply, new DomainError(ErrorCode.ServiceUnavailable, 'Requests without an API key are refused while rate limiting is degraded. Try again shortly.'));
+      return reply;
+    }
+    const verdict = this.verdict(check, state) as NonNullable<GateVerdict>;
+    reply.headers(verdict.headers);
+    sendError(this.logger, request, reply, verdict.refusal);
+    return reply;
+  }
+
+  /** The block's 429 (message and reset headers), or null to pass. */
+  private verdict(check: AbuseVerdict, state: RequestState): GateVerdict {
+    if (check.verdict !== 'blocked') return null;
+    state.answered = true;
+    const seconds = Math.max(1, Math.ceil((check.liftAt - Date.now()) / 1000));
+    const message = `Too many failed attempts (over ${this.protection.maxFailures}) resulted in non-success status codes. Please wait ${this.protection.blockSeconds}s and try again.`;
+    return {
+      refusal: new DomainError(ErrorCode.RateLimited, message),
+      headers: {
+        [HEADER.rateLimitRemainingRequests]: '0',
+        [HEADER.rateLimitResetRequests]: String(Math.ceil(check.liftAt / 1000)),
+        [HEADER.rateLimitResetTokens]: String(seconds),
+        'retry-after': String(seconds),
+        ...(check.identity.startsWith('key:') ? { [HEADER.rateLimitType]: 'api_key' } : {}),
+      },
+    };
+  }
+
+  async after(request: AuthenticatedRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+    const state = this.state.get(request);
+    if (!state) return payload;
+    if (this.gate.takeReached(request.id)) this.admissionRoutes.add(routeOf(request));
+    if (state.deferred) {
+      // The request ended before admission (e.g. a 400): its deferred check decides now.
+      const verdict = await this.gate.takeUnawaited(request.id);
+      if (verdict) {
+        reply.code(429).headers(verdict.headers).header(HEADER.contentType, 'application/json; charset=utf-8');
+        reply.removeHeader(HEADER.contentEncoding);
+        return JSON.stringify({ error: verdict.refusal.message });
+      }
+    }
+    if (state.answered) return payload;
+    const key = request.apiKey;
+    if (key && state.secretHash) this.protection.authenticated(state.secretHash);
+    if (reply.statusCode >= 200 && reply.statusCode < 300) return payload;
+    if (key && state.secretHash) {
+      await this.protection.failed(keyIdentity(state.secretHash), request.id, {
+        accountId: key.accountId,
+        apiKeyId: key.id,
+        modelId: modelOf(request.body),
+        apiTier: key.rateLimits?.apiTier ?? 'paid',
+      });
+    } else {
+      await this.protection.failed(ipIdentity(request.ip), request.id);
+    }
+    return payload;
+  }
+}
+
+const routeOf = (request: FastifyRequest): string => `${request.method} ${request.routeOptions.url ?? ''}`;
+
+/** The model a failed request named, for the rate-limit log (never any other part of the body). */
+function modelOf(body: unknown): string {
+  const model = typeof body === 'object' && body !== null ? (body as { model?: unknown }).model : undefined;
+  return typeof model === 'string' ? model.slice(0, MAX_MODEL_ID) : '';
+}

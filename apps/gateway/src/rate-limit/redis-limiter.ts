@@ -1,0 +1,66 @@
+import Redis from 'ioredis';
+import { Bucket } from './limit-plan';
+import { BucketState, Decision, DenialKind, HitInfo, LimiterBackend } from './limiter.types';
+import { LuaScript } from './lua-script';
+import { ADMIT_LUA, PEEK_LUA, SETTLE_LUA } from './rate-limit.scripts';
+
+const ADMIT = new LuaScript(ADMIT_LUA);
+const SETTLE = new LuaScript(SETTLE_LUA);
+const PEEK = new LuaScript(PEEK_LUA);
+const KINDS: Record<number, DenialKind> = { 1: 'RPM', 2: 'RPD', 3: 'TPM', 4: 'TOO_LARGE' };
+/** Hits stay listed this long after an account's last one. */
+const LOG_TTL_SECONDS = 7 * 24 * 3600;
+
+export interface RedisLimiterOptions {
+  prefix: string;
+  windowMs: number;
+  logSize: number;
+}
+
+export const hitLogKey = (prefix: string, accountId: string): string => `${prefix}rl:log:${accountId}`;
+
+/** The shared limiter: every replica runs the same atomic scripts against one Redis. */
+export class RedisLimiter implements LimiterBackend {
+  constructor(
+    private readonly redis: Redis,
+    private readonly options: RedisLimiterOptions,
+  ) {}
+
+  async admit(buckets: readonly Bucket[], member: string, cost: number, hit: HitInfo): Promise<Decision> {
+    const keys = this.keysOf(buckets);
+    keys.push(hitLogKey(this.options.prefix, hit.accountId));
+    const args: Array<string | number> = [member, cost, this.options.windowMs, buckets.length, hit.apiKeyId, hit.modelId, hit.apiTier, this.options.logSize, LOG_TTL_SECONDS];
+    for (const { limits } of buckets) args.push(limits.rpm ?? -1, limits.tpm ?? -1, limits.rpd ?? -1);
+    return decode((await ADMIT.run(this.redis, keys, args)) as number[], buckets.length);
+  }
+
+  async settle(buckets: readonly Bucket[], member: string, tokens: number | null): Promise<void> {
+    await SETTLE.run(this.redis, this.keysOf(buckets), [member, tokens ?? -1, buckets.length]);
+  }
+
+  async peek(buckets: readonly Bucket[]): Promise<Decision> {
+    const args: Array<string | number> = [this.options.windowMs, buckets.length, ...buckets.map((b) => b.limits.rpd ?? -1)];
+    return decode((await PEEK.run(this.redis, this.keysOf(buckets), args)) as number[], buckets.length);
+  }
+
+  private keysOf(buckets: readonly Bucket[]): string[] {
+    const keys: string[] = [];
+    for (const { id } of buckets) {
+      const base = `${this.options.prefix}rl:${id}`;
+      keys.push(`${base}:r`, `${base}:t`, `${base}:d`);
+    }
+    return keys;
+  }
+}
+
+function decode(out: number[], n: number): Decision {
+  const [denied, kind, retryAt, now] = out;
+  const states: BucketState[] = [];
+  for (let i = 0; i < n; i++) {
+    const at = 4 + i * 4;
+    states.push({ count: out[at], used: out[at + 1], dayCount: out[at + 2], oldestAt: out[at + 3] < 0 ? null : out[at + 3] });
+  }
+  const decision: Decision = { now, states };
+  if (denied > 0) decision.denial = { bucket: denied - 1, kind: KINDS[kind], retryAt: retryAt < 0 ? null : retryAt };
+  return decision;
+}

@@ -1,0 +1,37 @@
+import { Msg, NatsConnection, Subscription } from 'nats';
+import { BalanceReply, BILLING, ReserveReply, ReserveRequest, SettleReply } from '@svc/contracts';
+import { decodeJson, encodeJson, NestRequestPacket } from '@svc/messaging';
+
+const PLENTY = '1000000000000000';
+
+/**
+ * A billing service that grants every reservation (a private NATS's `billing` queue group), so
+ * rate-limit tests see only rate limits: a refusal by billing would release the rate-limit slot.
+ */
+export function startFakeBilling(nc: NatsConnection): () => void {
+  const answer = <Req, Res>(subject: string, reply: (data: Req) => Res): Subscription =>
+    nc.subscribe(subject, {
+      queue: 'billing',
+      callback: (_err, msg: Msg) => {
+        const packet = decodeJson<NestRequestPacket>(msg.data);
+        msg.respond(encodeJson({ id: packet.id, response: reply(packet.data as Req), isDisposed: true }));
+      },
+    });
+  const subs = [
+    answer(BILLING.RESERVE, (req: ReserveRequest): ReserveReply => ({ reservationId: req.reservationId, currency: 'USD', heldNano: '0', balancesBefore: { usd: PLENTY, diem: '0' }, replay: false })),
+    answer(BILLING.SETTLE, (): SettleReply => ({ status: 'settled', currency: 'USD', chargedNano: '0' })),
+    answer(
+      BILLING.BALANCE,
+      (): BalanceReply => ({
+        usdNano: PLENTY,
+        diemNano: '0',
+        diemAllocationNano: '0',
+        consumptionOrder: 'USD_FIRST',
+        consumptionCurrency: 'USD',
+        canConsume: true,
+        epoch: new Date().toISOString().slice(0, 10),
+      }),
+    ),
+  ];
+  return () => subs.forEach((s) => s.unsubscribe());
+}

@@ -1,0 +1,31 @@
+import { BillingCurrency, Nano } from './money';
+import { SettledUsage } from './usage';
+
+/**
+ * - `service`: the service that ran the request (exact counts). Final.
+ * - `gateway`: the gateway's view. With usage null (nothing reached a service, or it failed
+ *   before producing anything) the hold is released at once. With usage (a cut or broken
+ *   stream) it is only a fallback: the service's settlement replaces it, and the sweeper
+ *   applies it if none arrives within the grace period (the service died).
+ */
+export type SettleSource = 'service' | 'gateway';
+export type SettleOutcome = 'completed' | 'cut' | 'failed';
+
+export interface SettleRequest {
+  reservationId: string;
+  source: SettleSource;
+  outcome: SettleOutcome;
+  /** What was produced; null when nothing was (the hold is released, nothing is charged). */
+  usage: SettledUsage | null;
+  /** Time the inference took, for the usage history. */
+  executionMs?: number;
+}
+
+export type SettleStatus = 'settled' | 'released' | 'fallback-recorded' | 'already-final' | 'not-found';
+
+export interface SettleReply {
+  status: SettleStatus;
+  currency: BillingCurrency | null;
+  /** What this reservation finally cost (0 when released or still open). */
+  chargedNano: Nano;
+}

@@ -1,0 +1,32 @@
+import { BalanceReply, BalanceRequest, BootstrapCreditReply, BootstrapCreditRequest, KeyUsageReply, KeyUsageRequest } from './account';
+import { ReserveReply, ReserveRequest } from './reserve';
+import { SettleReply, SettleRequest } from './settle';
+import { UsageAnalyticsReply, UsageAnalyticsRequest, UsageHistoryReply, UsageHistoryRequest } from './usage-history';
+
+export const BILLING = {
+  /** Hot path: the gateway holds a request's worst-case cost before any model runs. */
+  RESERVE: 'billing.cmd.reserve.v1',
+  /** The service that ran the request (or the gateway, as release path and fallback) settles it. */
+  SETTLE: 'billing.cmd.settle.v1',
+  BALANCE: 'billing.cmd.balance.v1',
+  USAGE_HISTORY: 'billing.cmd.usage-history.v1',
+  USAGE_ANALYTICS: 'billing.cmd.usage-analytics.v1',
+  KEY_USAGE: 'billing.cmd.key-usage.v1',
+  /** From the keys service once it has created or found the `bootstrap` account. */
+  BOOTSTRAP_CREDIT: 'billing.cmd.bootstrap-credit.v1',
+} as const;
+
+/** What a service needs to settle the request it runs (passed by the gateway). */
+export interface ChatBilling {
+  reservationId: string;
+}
+
+export interface BillingRpc {
+  [BILLING.RESERVE]: { req: ReserveRequest; res: ReserveReply };
+  [BILLING.SETTLE]: { req: SettleRequest; res: SettleReply };
+  [BILLING.BALANCE]: { req: BalanceRequest; res: BalanceReply };
+  [BILLING.USAGE_HISTORY]: { req: UsageHistoryRequest; res: UsageHistoryReply };
+  [BILLING.USAGE_ANALYTICS]: { req: UsageAnalyticsRequest; res: UsageAnalyticsReply };
+  [BILLING.KEY_USAGE]: { req: KeyUsageRequest; res: KeyUsageReply };
+  [BILLING.BOOTSTRAP_CREDIT]: { req: BootstrapCreditRequest; res: BootstrapCreditReply };
+}

@@ -1,0 +1,37 @@
+/** Image quality tiers priced under `model_spec.pricing.quality`. */
+export type QualityTier = 'low' | 'medium' | 'high';
+
+/** Text usage. `promptTokens` counts every prompt token, cached ones included (OpenAI's `prompt_tokens`). */
+export interface TextUsage {
+  kind: 'text';
+  promptTokens: number;
+  completionTokens: number;
+  /** Of the prompt, tokens read from the prompt cache. */
+  cachedPromptTokens?: number;
+  /** Of the prompt, tokens written to the prompt cache. */
+  cacheWriteTokens?: number;
+}
+
+/**
+ * What a request consumed (or may consume at most), in the units its model is priced in.
+ * Counts only, never prompts or outputs. `@svc/pricing` turns it into money.
+ */
+export type BillableUsage =
+  | TextUsage
+  | { kind: 'embedding'; inputTokens: number }
+  | { kind: 'image'; images: number; resolution?: string; quality?: QualityTier }
+  | { kind: 'upscale'; images: number; factor: '2x' | '4x' }
+  | { kind: 'image-edit'; edits: number; resolution?: string; quality?: QualityTier; inputImages?: number }
+  | { kind: 'tts'; characters: number }
+  | { kind: 'asr'; audioMs: number }
+  | { kind: 'music'; generations?: number; durationMs?: number; characters?: number }
+  | { kind: 'video'; seconds: number; resolution: string; audio?: boolean }
+  | { kind: 'rpc'; credits: number };
+
+export type BillableUsageKind = BillableUsage['kind'];
+
+/**
+ * Usage reported at settlement. A text prompt count may be unknown (`null`): a stream cut before
+ * the engine reported it. Billing then uses the prompt count it reserved for (an upper bound).
+ */
+export type SettledUsage = Exclude<BillableUsage, TextUsage> | (Omit<TextUsage, 'promptTokens'> & { promptTokens: number | null });
