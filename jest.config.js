@@ -17,14 +17,14 @@ module.exports = {
       displayName: 'integration',
       testMatch: ['<rootDir>/{apps,libs,tools}/**/*.int-spec.ts'],
       globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.js',
-      testTimeout: 60_000,
+      setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest/long-timeout.js'],
     },
     {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/e2e/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.js',
-      testTimeout: 120_000,
+      setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest/long-timeout.js'],
     },
   ],
 };

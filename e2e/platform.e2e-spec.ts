@@ -38,9 +38,9 @@ describe('platform end to end', () => {
     expect(models.data.map((m: { id: string }) => m.id)).toContain('svc-tiny-random');
     expect(models.data[0].model_spec.pricing.input.usd).toEqual(expect.any(Number));
     const traits = await json(await http('/models/traits'));
-    expect(traits.data.default).toBe('svc-zoo-chat');
+    expect(models.data.map((m: { id: string }) => m.id)).toContain(traits.data.default);
     const compat = await json(await http('/models/compatibility_mapping'));
-    expect(compat.data['gpt-4o-mini']).toBe('svc-zoo-chat');
+    expect(compat.data['gpt-4o-mini']).toBe(traits.data.default);
     const bad = await http('/models?type=nonsense');
     expect(bad.status).toBe(400);
     expect((await json(bad)).details.type._errors.length).toBeGreaterThan(0);
@@ -65,10 +65,11 @@ describe('platform end to end', () => {
   });
 
   it('resolves the default trait and OpenAI compatibility names', async () => {
+    const { data: traits } = await json(await http('/models/traits'));
     const viaTrait = await admin.chat.completions.create({ model: 'default', messages: [{ role: 'user', content: 'Hi' }], max_tokens: 2 });
-    expect(viaTrait.model).toBe('svc-zoo-chat');
+    expect(viaTrait.model).toBe(traits.default);
     const viaCompat = await admin.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], max_tokens: 2 });
-    expect(viaCompat.model).toBe('svc-zoo-chat');
+    expect(viaCompat.model).toBe(traits.default);
   });
 
   it('streams chunks ending with finish_reason and a usage chunk', async () => {

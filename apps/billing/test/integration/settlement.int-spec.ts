@@ -9,7 +9,7 @@ beforeAll(async () => {
   h = await createBillingHarness('billing_settle');
   await h.start();
 });
-afterAll(() => h?.stop());
+afterAll(() => h?.stop(), 60_000);
 
 describe('reservations and settlement', () => {
   it('ends at the exact balance after mixed streaming and non-streaming requests, cut streams billed for what was sent', async () => {

@@ -23,7 +23,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.stop();
-});
+}, 60_000);
 
 interface Answer {
   status: number;

@@ -1,5 +1,5 @@
 import { Msg, NatsConnection, Subscription } from 'nats';
-import { BalanceReply, BILLING, ReserveReply, ReserveRequest, SettleReply } from '@svc/contracts';
+import { BalanceReply, BILLING, KeyUsageReply, ReserveReply, ReserveRequest, SettleReply } from '@svc/contracts';
 import { decodeJson, encodeJson, NestRequestPacket } from '@svc/messaging';
 
 const PLENTY = '1000000000000000';
@@ -32,6 +32,7 @@ export function startFakeBilling(nc: NatsConnection): () => void {
         epoch: new Date().toISOString().slice(0, 10),
       }),
     ),
+    answer(BILLING.KEY_USAGE, (): KeyUsageReply => ({ usage: {} })),
   ];
   return () => subs.forEach((s) => s.unsubscribe());
 }
