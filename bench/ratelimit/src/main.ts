@@ -9,7 +9,7 @@ import { connect } from 'nats';
 import { REPO_ROOT } from '@svc/config';
 import { dropDatabase } from '@svc/database';
 import { freePort, startPrivateNats } from '@svc/testing';
-import { startFakeBilling } from './fake-billing';
+import { startFakeBilling } from '@svc/testing';
 import { chatBody, estimateOf, GatewayClient, Outcome, runConcurrently } from './http';
 import { BenchProcess, openLog, startProcess } from './processes';
 import { cpuMs } from './proc-cpu';

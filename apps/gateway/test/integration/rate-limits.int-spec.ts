@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
-import { PrivateRedis, startPrivateRedis } from './support/private-redis';
+import { PrivateRedis, startPrivateRedis } from '@svc/testing';
 import { Gateway, RateLimitStack, startRateLimitStack, TestCaller } from './support/rate-limit-stack';
 
 /**

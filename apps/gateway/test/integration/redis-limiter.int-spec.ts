@@ -2,7 +2,7 @@ import Redis from 'ioredis';
 import { Bucket } from '../../src/rate-limit/limit-plan';
 import { HitInfo } from '../../src/rate-limit/limiter.types';
 import { hitLogKey, RedisLimiter } from '../../src/rate-limit/redis-limiter';
-import { PrivateRedis, startPrivateRedis } from './support/private-redis';
+import { PrivateRedis, startPrivateRedis } from '@svc/testing';
 
 /** The Lua scripts against a real redis-server of this test's own (it flushes scripts). */
 const WINDOW_MS = 1_000;

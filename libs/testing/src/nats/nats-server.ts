@@ -1,7 +1,7 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import net from 'node:net';
 import { freePort } from '../stack/free-port';
+import { waitForPort } from '../stack/wait-for-port';
 
 export interface PrivateNats {
   url: string;
@@ -19,7 +19,7 @@ export async function startPrivateNats(): Promise<PrivateNats> {
   if (!bin) return { url: process.env.NATS_URL ?? 'nats://127.0.0.1:4222', stop: async () => undefined };
   const port = await freePort();
   const child = spawn(bin, ['-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
-  await waitForPort(port, child);
+  await waitForPort(port, child, 'nats-server');
   return {
     url: `nats://127.0.0.1:${port}`,
     stop: () =>
@@ -29,21 +29,4 @@ export async function startPrivateNats(): Promise<PrivateNats> {
         child.kill('SIGTERM');
       }),
   };
-}
-
-async function waitForPort(port: number, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`nats-server exited with ${child.exitCode}`);
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('nats-server did not start within 5 s');
 }

@@ -9,7 +9,7 @@ import { KEYS, RateLimitOverride } from '@svc/contracts';
 import { serviceMigrationsDir } from '@svc/database';
 import { RpcClient } from '@svc/messaging';
 import { createTestDatabase, FakeOpenAiUpstream, freePort, PrivateNats, startFakeOpenAiUpstream, startPrivateNats, TestDatabase } from '@svc/testing';
-import { startFakeBilling } from './fake-billing';
+import { startFakeBilling } from '@svc/testing';
 import { ServiceProcess, startService } from './processes';
 
 /** Cheap models: every text model is proxied to the test's fake upstream, so no CPU goes to inference. */

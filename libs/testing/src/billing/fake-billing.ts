@@ -1,8 +1,16 @@
 import { Msg, NatsConnection, Subscription } from 'nats';
 import { BalanceReply, BILLING, KeyUsageReply, ReserveReply, ReserveRequest, SettleReply } from '@svc/contracts';
-import { decodeJson, encodeJson, NestRequestPacket } from '@svc/messaging';
 
 const PLENTY = '1000000000000000';
+
+// Nest's NATS packet format, spelled out here: importing @svc/messaging would make the testing
+// lib and the messaging lib (whose tests use this lib) depend on each other.
+interface NestRequestPacket {
+  id: string;
+  data: unknown;
+}
+const encodeJson = (value: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(value));
+const decodeJson = <T>(bytes: Uint8Array): T => JSON.parse(new TextDecoder().decode(bytes)) as T;
 
 /**
  * A billing service that grants every reservation (a private NATS's `billing` queue group), so

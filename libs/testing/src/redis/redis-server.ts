@@ -1,7 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import net from 'node:net';
-import { freePort } from '@svc/testing';
+import { freePort } from '../stack/free-port';
+import { waitForPort } from '../stack/wait-for-port';
 
 const CANDIDATES = [process.env.REDIS_SERVER_BIN, '/usr/bin/redis-server', '/usr/local/bin/redis-server'].filter(Boolean) as string[];
 
@@ -22,7 +22,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   let child: ChildProcess | undefined;
   const start = async () => {
     child = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-    await waitForPort(port, child);
+    await waitForPort(port, child, 'redis-server');
   };
   const stop = () =>
     new Promise<void>((resolve) => {
@@ -32,21 +32,4 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     });
   await start();
   return { url: `redis://127.0.0.1:${port}`, port, start, stop };
-}
-
-async function waitForPort(port: number, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}`);
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('redis-server did not start within 5 s');
 }
