@@ -21,6 +21,23 @@ export const engineSchema = z.discriminatedUnion('kind', [
     .strict(),
   z
     .object({
+      kind: z.literal('embedded-onnx-diffusion'),
+      /** ONNX denoiser, relative to SVC_MODELS_DIR; its sidecar (vocabulary, schedule) is the same name with `.json`. */
+      file: z.string().min(1),
+      /** Images generated at once; each runs the whole denoising loop. */
+      maxParallel: z.number().int().positive().default(1),
+      maxQueue: z.number().int().nonnegative().default(8),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('embedded-word-vectors'),
+      /** `.svec` word-vector file (see docs/models.md), relative to SVC_MODELS_DIR. */
+      file: z.string().min(1),
+    })
+    .strict(),
+  z
+    .object({
       kind: z.literal('openai-compatible'),
       baseUrl: z.string().url(),
       /** The model name the upstream server knows. */

@@ -57,6 +57,9 @@ export class EngineRegistry {
 
   private create(modelId: string, engine: EngineConfig): TextEngine {
     switch (engine.kind) {
+      case 'embedded-onnx-diffusion':
+      case 'embedded-word-vectors':
+        throw new Error(`Model ${modelId} is a text model but its engine ${engine.kind} does not generate text.`);
       case 'embedded-llama':
         return new EmbeddedLlamaEngine({
           modelPath: path.resolve(this.options.modelsDir, engine.file),

@@ -1,0 +1,82 @@
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { loadCatalog } from '@svc/catalog';
+import { REPO_ROOT } from '@svc/config';
+import { ChatMessage } from '@svc/contracts';
+import { EmbeddedLlamaEngine, EngineLogger } from '../../src/engines/embedded/embedded-llama.engine';
+
+// The committed zoo chat model (models/zoo/chat), loaded through the catalog and the same engine
+// that serves user GGUF files. Its answers must be mostly dictionary words (Debian's wamerican).
+
+const MODELS_DIR = path.join(REPO_ROOT, 'models');
+const DICT = '/usr/share/dict/words';
+/** Measured share of dictionary words (models/zoo/chat/MODEL_CARD.md) minus a margin for sampling noise. */
+const MIN_DICTIONARY_SHARE = 0.85;
+const quiet: EngineLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+
+const PROMPTS: ChatMessage[][] = [
+  [{ role: 'system', content: 'You are a helpful assistant.' }, { role: 'user', content: 'What is a lantern?' }],
+  [{ role: 'user', content: 'Tell me about the sea.' }],
+  [{ role: 'system', content: 'Answer briefly.' }, { role: 'user', content: 'Give me a verse about mercy.' }],
+  [{ role: 'user', content: 'Tell me something wise.' }],
+  [{ role: 'user', content: 'What does it mean to wander?' }],
+  [{ role: 'system', content: 'You are a friendly assistant who answers in plain English.' }, { role: 'user', content: 'Hello! Who are you?' }],
+];
+
+function sha256File(file: string): string {
+  return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+}
+
+function checksums(dir: string): Array<{ file: string; sha256: string }> {
+  return fs
+    .readFileSync(path.join(dir, 'SHA256SUMS'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [sha256, name] = line.split(/\s+\*?/);
+      return { file: path.join(dir, name), sha256 };
+    });
+}
+
+describe('zoo chat model (committed GGUF)', () => {
+  const catalog = loadCatalog();
+  const model = catalog.resolve('default', 'text');
+  let engine: EmbeddedLlamaEngine;
+
+  beforeAll(async () => {
+    if (model?.engine.kind !== 'embedded-llama') throw new Error('the default text model must be the embedded zoo model');
+    engine = new EmbeddedLlamaEngine({ modelPath: path.join(MODELS_DIR, model.engine.file), contextSize: 512, maxParallel: 2, maxQueue: 8, logger: quiet });
+    await engine.ready();
+  });
+
+  afterAll(async () => {
+    await engine?.close();
+  });
+
+  it('is the catalog default and its files match SHA256SUMS', () => {
+    expect(model?.id).toBe('svc-zoo-chat');
+    const sums = checksums(path.join(MODELS_DIR, 'zoo', 'chat'));
+    expect(sums.map((s) => path.basename(s.file))).toContain('svc-zoo-chat.gguf');
+    for (const { file, sha256 } of sums) expect(`${path.basename(file)} ${sha256File(file)}`).toBe(`${path.basename(file)} ${sha256}`);
+  });
+
+  it('answers in mostly dictionary words, ending its turn on its own', async () => {
+    if (!fs.existsSync(DICT)) throw new Error(`${DICT} is missing: apt-get install wamerican`);
+    const dictionary = new Set(fs.readFileSync(DICT, 'utf8').split('\n').map((w) => w.toLowerCase()));
+    const known = (w: string) => dictionary.has(w) || dictionary.has(w.replace(/'s$/, '')) || dictionary.has(w.replace(/(eth|est)$/, ''));
+    let words = 0;
+    let inDictionary = 0;
+    let stopped = 0;
+    for (const [i, messages] of PROMPTS.entries()) {
+      const result = await engine.generate({ messages, maxTokens: 80, temperature: 0.7, topP: 0.9, seed: 100 + i, signal: new AbortController().signal });
+      const found = (result.text.toLowerCase().match(/[a-z]+(?:'[a-z]+)?/g) ?? []) as string[];
+      words += found.length;
+      inDictionary += found.filter(known).length;
+      if (result.finishReason === 'stop') stopped++;
+    }
+    expect(words).toBeGreaterThan(60);
+    expect(inDictionary / words).toBeGreaterThanOrEqual(MIN_DICTIONARY_SHARE);
+    expect(stopped).toBeGreaterThanOrEqual(PROMPTS.length / 2);
+  });
+});

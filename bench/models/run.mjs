@@ -1,0 +1,126 @@
+// Throughput of the zoo models with each engine called directly (and chat through the API when a
+// running platform is given). Loads the built engines from dist/, so run `npm run build` first:
+//   npm run bench:models [-- --url http://127.0.0.1:8080 --key <admin key>]
+// Writes bench/models/last-run.json and prints a Markdown table for bench/RESULTS.md.
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const { AbortController } = globalThis;
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const dist = (p) => require(path.join(root, 'dist', p));
+const { loadCatalog } = require('@svc/catalog');
+const { EmbeddedLlamaEngine } = dist('apps/chat/src/engines/embedded/embedded-llama.engine.js');
+const { WordVectorsEngine } = dist('apps/chat/src/engines/embeddings/word-vectors.engine.js');
+const { OnnxDiffusionEngine } = dist('apps/media/src/engines/diffusion/onnx-diffusion.engine.js');
+
+const args = process.argv.slice(2);
+const arg = (name) => {
+  const i = args.indexOf(`--${name}`);
+  return i === -1 ? undefined : args[i + 1];
+};
+const modelsDir = process.env.SVC_MODELS_DIR ?? path.join(root, 'models');
+const catalog = loadCatalog();
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+const PROMPTS = ['What is a lantern?', 'Tell me about the sea.', 'Give me a verse about mercy.', 'Tell me something wise.', 'What does it mean to wander?', 'What is a river?'];
+const results = { date: new Date().toISOString(), host: { cpus: os.cpus().length, model: os.cpus()[0]?.model, load: os.loadavg().map((v) => +v.toFixed(2)) }, rows: [] };
+const row = (r) => {
+  results.rows.push(r);
+  process.stderr.write(`[bench] ${JSON.stringify(r)}\n`);
+};
+
+async function chatDirect(concurrency) {
+  const model = catalog.resolve('default', 'text');
+  const engine = new EmbeddedLlamaEngine({ modelPath: path.join(modelsDir, model.engine.file), contextSize: 256, maxParallel: concurrency, maxQueue: 64, logger: quiet });
+  await engine.ready();
+  await engine.generate({ messages: [{ role: 'user', content: 'Hi' }], maxTokens: 8, signal: new AbortController().signal });
+  const started = performance.now();
+  let tokens = 0;
+  const jobs = [];
+  for (let i = 0; i < 12; i++) {
+    jobs.push(
+      engine
+        .generate({ messages: [{ role: 'user', content: PROMPTS[i % PROMPTS.length] }], maxTokens: 96, temperature: 0.8, seed: i, signal: new AbortController().signal })
+        .then((r) => (tokens += r.completionTokens)),
+    );
+  }
+  await Promise.all(jobs);
+  const s = (performance.now() - started) / 1000;
+  await engine.close();
+  row({ model: model.id, path: 'engine', concurrency, requests: 12, completionTokens: tokens, seconds: +s.toFixed(2), tokensPerSecond: +(tokens / s).toFixed(0) });
+}
+
+async function chatApi(url, key, concurrency) {
+  const model = catalog.resolve('default', 'text');
+  const once = async (i) => {
+    const res = await fetch(`${url}/api/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify({ model: model.id, messages: [{ role: 'user', content: PROMPTS[i % PROMPTS.length] }], max_tokens: 96, temperature: 0.8, seed: i }),
+    });
+    if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
+    return (await res.json()).usage.completion_tokens;
+  };
+  await once(0);
+  const started = performance.now();
+  let tokens = 0;
+  const queue = Array.from({ length: 12 }, (_, i) => i);
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (queue.length) tokens += await once(queue.shift());
+  }));
+  const s = (performance.now() - started) / 1000;
+  row({ model: model.id, path: 'api', concurrency, requests: 12, completionTokens: tokens, seconds: +s.toFixed(2), tokensPerSecond: +(tokens / s).toFixed(0) });
+}
+
+async function image() {
+  const model = catalog.get('svc-zoo-image');
+  const engine = new OnnxDiffusionEngine({ modelPath: path.join(modelsDir, model.engine.file), maxParallel: 1, maxQueue: 16 });
+  try {
+    await engine.ready();
+  } catch (err) {
+    row({ model: model.id, path: 'engine', skipped: err.message });
+    return;
+  }
+  for (const steps of [20, 50]) {
+    await engine.generate({ prompt: 'a red circle', seed: 0, steps: 2 });
+    const n = 8;
+    const started = performance.now();
+    for (let i = 0; i < n; i++) await engine.generate({ prompt: 'a blue star on a white background', seed: i, steps, width: 256, height: 256 });
+    const s = (performance.now() - started) / 1000;
+    row({ model: model.id, path: 'engine', steps, size: '256x256 (32x32 native)', images: n, seconds: +s.toFixed(2), imagesPerMinute: +((n / s) * 60).toFixed(1) });
+  }
+  await engine.close();
+}
+
+async function embeddings() {
+  const model = catalog.get('svc-zoo-embed');
+  const engine = new WordVectorsEngine({ modelPath: path.join(modelsDir, model.engine.file) });
+  const loadStarted = performance.now();
+  await engine.ready();
+  const loadMs = performance.now() - loadStarted;
+  const inputs = Array.from({ length: 2000 }, (_, i) => `${PROMPTS[i % PROMPTS.length]} The shepherd counted ${i} sheep on the hill.`);
+  engine.embed(inputs.slice(0, 100));
+  const started = performance.now();
+  for (let k = 0; k < 5; k++) engine.embed(inputs);
+  const s = (performance.now() - started) / 1000;
+  row({ model: model.id, path: 'engine', inputs: 10000, avgWords: 14, seconds: +s.toFixed(3), embeddingsPerSecond: +(10000 / s).toFixed(0), loadMs: +loadMs.toFixed(0) });
+}
+
+const only = arg('only');
+if (!only || only === 'chat') {
+  await chatDirect(1);
+  await chatDirect(2);
+  const url = arg('url');
+  if (url) {
+    await chatApi(url, arg('key') ?? process.env.SVC_ADMIN_KEY, 1);
+    await chatApi(url, arg('key') ?? process.env.SVC_ADMIN_KEY, 2);
+  }
+}
+if (!only || only === 'image') await image();
+if (!only || only === 'embeddings') await embeddings();
+results.host.loadAfter = os.loadavg().map((v) => +v.toFixed(2));
+fs.writeFileSync(path.join(root, 'bench/models/last-run.json'), JSON.stringify(results, null, 2) + '\n');

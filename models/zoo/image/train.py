@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Trains the text-to-image denoiser (epsilon prediction, cosine schedule, 10% empty captions for
+classifier-free guidance, EMA weights) until a UTC wall-clock deadline; saves the EMA checkpoint
+every --save-min minutes."""
+import argparse, copy, datetime as dt, json, math, os, random, sys, time
+import numpy as np
+import torch
+import torch.nn.functional as F
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from model import Denoiser, cosine_alphas_cumprod, tokenize
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--until", required=True)
+    ap.add_argument("--batch", type=int, default=32)
+    ap.add_argument("--lr", type=float, default=6e-4)
+    ap.add_argument("--emoji-frac", type=float, default=0.15)
+    ap.add_argument("--save-min", type=float, default=5)
+    ap.add_argument("--max-steps", type=int, default=0)
+    a = ap.parse_args()
+    torch.set_num_threads(1)
+    torch.manual_seed(0)
+    rng = np.random.default_rng(0)
+    now = dt.datetime.utcnow()
+    hh, mm = map(int, a.until.split(":"))
+    deadline = now.replace(hour=hh, minute=mm, second=0, microsecond=0)
+    if deadline <= now:
+        deadline += dt.timedelta(days=1)
+    budget = (deadline - now).total_seconds()
+    imgs = torch.from_numpy(np.load(os.path.join(a.data, "images.npy"))).permute(0, 3, 1, 2).float() / 127.5 - 1
+    meta = json.load(open(os.path.join(a.data, "captions.json")))
+    vocab = json.load(open(os.path.join(a.data, "vocab.json")))
+    index = {w: i for i, w in enumerate(vocab)}
+    toks = torch.tensor([tokenize(c, index) for c in meta["captions"]])
+    kinds = np.array(meta["kinds"])
+    shape_idx, emoji_idx = np.where(kinds == "shape")[0], np.where(kinds == "emoji")[0]
+    model = Denoiser(len(vocab))
+    ema = copy.deepcopy(model).eval()
+    nparams = sum(p.numel() for p in model.parameters())
+    print("params", nparams, flush=True)
+    opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=0.0)
+    ac = cosine_alphas_cumprod()
+    os.makedirs(a.out, exist_ok=True)
+    start = time.time(); last_save = start; step = 0; seen = 0; avg = None
+    while True:
+        el = time.time() - start
+        done = el >= budget or (a.max_steps and step >= a.max_steps)
+        if done or time.time() - last_save >= a.save_min * 60:
+            torch.save({"ema": ema.state_dict(), "vocab": vocab, "step": step, "images_seen": seen, "minutes": el / 60,
+                        "params": nparams, "loss": avg}, os.path.join(a.out, "ema.pt.tmp"))
+            os.replace(os.path.join(a.out, "ema.pt.tmp"), os.path.join(a.out, "ema.pt"))
+            print(json.dumps({"step": step, "seen": seen, "minutes": round(el / 60, 1), "loss": avg}), flush=True)
+            last_save = time.time()
+            if done:
+                break
+        ne = int(rng.binomial(a.batch, a.emoji_frac))
+        idx = np.concatenate([rng.choice(shape_idx, a.batch - ne), rng.choice(emoji_idx, ne)])
+        x0 = imgs[idx]
+        if rng.random() < 0.5:  # emoji and shapes are symmetric enough that flips only add data
+            x0 = x0.flip(3)
+        tk = toks[idx].clone()
+        tk[torch.rand(a.batch) < 0.1] = 0
+        t = torch.randint(0, 1000, (a.batch,))
+        noise = torch.randn_like(x0)
+        abar = ac[t][:, None, None, None]
+        xt = abar.sqrt() * x0 + (1 - abar).sqrt() * noise
+        loss = F.mse_loss(model(xt, t.float(), tk), noise)
+        frac = min(1.0, el / budget)
+        lr = a.lr * min(1.0, (step + 1) / 200) * (0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * frac)))
+        for g in opt.param_groups:
+            g["lr"] = lr
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        decay = min(0.999, (1 + step) / (10 + step))
+        with torch.no_grad():
+            for pe, pm in zip(ema.parameters(), model.parameters()):
+                pe.mul_(decay).add_(pm, alpha=1 - decay)
+        step += 1; seen += a.batch
+        avg = loss.item() if avg is None else 0.98 * avg + 0.02 * loss.item()
+        if step % 100 == 0:
+            print(f"step {step} loss {avg:.4f} lr {lr:.2e} img/s {seen/(time.time()-start):.1f} min {el/60:.1f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
