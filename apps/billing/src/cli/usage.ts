@@ -13,14 +13,4 @@ Talks to the billing database directly (BILLING_DATABASE_URL), applying migratio
 prints JSON. Amounts are decimal (up to 9 decimals), e.g. --usd 25 or --usd 0.5. Account ids are
 the keys service's (npm run svc -- accounts list). A debit never takes more than is available.`;
 
-/** Bad command line, exit code 2; `showUsage` for unknown commands and flags. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-
-  constructor(
-    message: string,
-    readonly showUsage = false,
-  ) {
-    super(message);
-  }
-}
+export { UsageError } from '@svc/cli';

@@ -1,15 +1,11 @@
 import { parseArgs } from 'node:util';
-import { ConfigError } from '@svc/config';
-import { DomainError } from '@svc/errors';
+import { CliIo, reportCliError } from '@svc/cli';
 import { CliConfig, loadCliConfig } from './cli-config';
 import { CliContext, openCliContext } from './cli-context';
 import { COMMANDS } from './commands';
 import { USAGE, UsageError } from './usage';
 
-export interface CliIo {
-  out: (text: string) => void;
-  err: (text: string) => void;
-}
+export type { CliIo } from '@svc/cli';
 
 export interface CliDeps {
   loadConfig: () => CliConfig;
@@ -53,14 +49,5 @@ function parseCommandLine(args: string[], options: Record<string, { type: 'strin
 }
 
 function report(err: unknown, io: CliIo): number {
-  if (err instanceof UsageError) {
-    io.err(err.showUsage ? `error: ${err.message}\n\n${USAGE}` : `error: ${err.message}\n(npm run svc -- --help for usage)`);
-    return 2;
-  }
-  if (err instanceof ConfigError) {
-    io.err(err.message);
-    return 2;
-  }
-  io.err(`error: ${err instanceof DomainError || err instanceof Error ? err.message : String(err)}`);
-  return 1;
+  return reportCliError(err, io, { usage: USAGE, helpCommand: 'npm run svc -- --help' });
 }

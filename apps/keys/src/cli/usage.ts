@@ -17,14 +17,4 @@ Account limits replace the tier's defaults; a key's limits apply in addition (so
 Talks to the keys database directly (KEYS_DATABASE_URL), applying migrations first, and prints JSON.
 A new key's secret is printed once; store it safely.`;
 
-/** Bad command line, exit code 2; `showUsage` for unknown commands and flags. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-
-  constructor(
-    message: string,
-    readonly showUsage = false,
-  ) {
-    super(message);
-  }
-}
+export { UsageError } from '@svc/cli';
