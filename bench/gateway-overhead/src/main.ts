@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { runBench } from '@svc/testing';
 import { BenchOptions, parseBenchArgs, USAGE } from './args';
 import { freePort, Helper, repoRoot, startFakeUpstream, startPrivateNats } from './helper-processes';
 import { runLoad, Target } from './load';
@@ -186,21 +187,4 @@ async function measurePlatform(root: string, upstreamBaseUrl: string, options: B
   return measureSide('platform', target, chatTarget(target.url, options.model, true, options.apiKey), options, cpu);
 }
 
-async function cleanup(): Promise<void> {
-  for (const stop of cleanups.reverse()) await stop().catch(() => undefined);
-  cleanups.length = 0;
-}
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    say(`${signal}: stopping`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
-
-void main()
-  .catch((err: unknown) => {
-    process.stderr.write(`[bench] ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exitCode = 1;
-  })
-  .finally(() => cleanup());
+runBench('bench', main, cleanups);

@@ -8,8 +8,7 @@ import Redis from 'ioredis';
 import { connect } from 'nats';
 import { REPO_ROOT } from '@svc/config';
 import { dropDatabase } from '@svc/database';
-import { freePort, startPrivateNats } from '@svc/testing';
-import { startFakeBilling } from '@svc/testing';
+import { freePort, runBench, startFakeBilling, startPrivateNats } from '@svc/testing';
 import { chatBody, estimateOf, GatewayClient, Outcome, runConcurrently } from './http';
 import { BenchProcess, openLog, startProcess } from './processes';
 import { cpuMs } from './proc-cpu';
@@ -268,21 +267,4 @@ async function deleteByPrefix(redis: Redis, prefix: string): Promise<void> {
   } while (cursor !== '0');
 }
 
-async function cleanup(): Promise<void> {
-  for (const stop of cleanups.reverse()) await stop().catch(() => undefined);
-  cleanups.length = 0;
-}
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    say(`${signal}: stopping`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
-
-void main()
-  .catch((err: unknown) => {
-    process.stderr.write(`[bench:ratelimit] ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exitCode = 1;
-  })
-  .finally(() => cleanup());
+runBench('bench:ratelimit', main, cleanups);

@@ -6,3 +6,4 @@ export * from './db';
 export * from './redis/redis-server';
 export * from './billing/fake-billing';
 export * from './stack/wait-for-port';
+export * from './bench/run-bench';
