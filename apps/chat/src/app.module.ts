@@ -1,8 +1,7 @@
 import { DynamicModule, Inject, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { loadCatalog } from '@svc/catalog';
-import { HEALTH_CHECKS, MessagingModule } from '@svc/messaging';
+import { BillingSettler, HEALTH_CHECKS, MessagingModule, SERVICE_LOGGER } from '@svc/messaging';
 import { createLogger } from '@svc/logging';
-import { BillingSettler } from './billing/billing-settler';
 import { ChatHandler } from './chat/chat.handler';
 import { ChatService } from './chat/chat.service';
 import { CATALOG, CHAT_LOGGER } from './chat/tokens';
@@ -35,6 +34,7 @@ export class AppModule implements OnModuleInit, OnApplicationShutdown {
         { provide: CATALOG, useValue: catalog },
         { provide: CHAT_CONFIG, useValue: config },
         { provide: CHAT_LOGGER, useValue: logger },
+        { provide: SERVICE_LOGGER, useValue: logger },
       ],
     };
   }

@@ -1,11 +1,11 @@
 import { z } from 'zod';
+import { modelPricingSchema } from '@svc/pricing';
 
 export const MODEL_TYPES = ['text', 'embedding', 'image', 'tts', 'asr', 'video', 'upscale', 'inpaint', 'music'] as const;
 export type ModelType = (typeof MODEL_TYPES)[number];
 
 export const RATE_LIMIT_TIERS = ['XS', 'S', 'M', 'L'] as const;
 
-const price = z.object({ usd: z.number().nonnegative(), diem: z.number().nonnegative() }).strict();
 
 /** Engines a model can run on. `embedded-*` run on this machine; `openai-compatible` is an upstream server. */
 export const engineSchema = z.discriminatedUnion('kind', [
@@ -61,8 +61,8 @@ export const modelSchema = z
     privacy: z.enum(['private', 'anonymized']).default('private'),
     rateLimitTier: z.enum(RATE_LIMIT_TIERS).default('XS'),
     traits: z.array(z.string().min(1)).default([]),
-    /** Pricing in USD/DIEM: per million tokens for text (input/output), per call for others. */
-    pricing: z.object({ input: price.optional(), output: price.optional(), generation: price.optional() }).strict(),
+    /** `model_spec.pricing` in USD/DIEM; units per field are described on modelPricingSchema. */
+    pricing: modelPricingSchema.strict(),
     availableContextTokens: z.number().int().positive().optional(),
     maxCompletionTokens: z.number().int().positive().optional(),
     capabilities: z.record(z.string(), z.unknown()).default({}),

@@ -9,3 +9,4 @@ export * from './messaging.module';
 export * from './bootstrap-service';
 export * from './svc-nats.server';
 export * from './heartbeat.interceptor';
+export * from './billing-settler';

@@ -1,22 +1,31 @@
 import { ModelDefinition } from '@svc/catalog';
-import { AuthenticatedKey } from '@svc/contracts';
+import { AuthenticatedKey, BillableUsage } from '@svc/contracts';
 
-/** What an inference request may consume at most, known before any model runs. */
-export interface UsageEstimate {
-  promptTokens: number;
-  maxCompletionTokens: number;
+/** Tokens a request is counted for in token-per-minute limits (text prompt + output, embedding input). */
+export function limitTokensOf(usage: BillableUsage): number {
+  if (usage.kind === 'text') return usage.promptTokens + usage.completionTokens;
+  if (usage.kind === 'embedding') return usage.inputTokens;
+  return 0;
 }
 
 export interface AdmissionRequest {
   requestId: string;
   key: AuthenticatedKey;
   model: ModelDefinition;
-  estimate: UsageEstimate;
+  /**
+   * The most the request may consume, known before any model runs, in its model's pricing units:
+   * billing holds its price, token limits count its tokens.
+   */
+  worstCase: BillableUsage;
   /** Client address (after TRUST_PROXY), for limits on callers without a valid key. */
   ip: string;
 }
 
-/** Actual usage once known. `cut` when the client went away mid-stream (counts are what was sent). */
+/**
+ * Actual usage once known. `cut` when the client went away mid-stream (counts are what was sent).
+ * Requests that are not text report their tokens for limits (embeddings: input tokens as
+ * `promptTokens`) or zeros; the service that ran them settles billing with exact units.
+ */
 export interface UsageReport {
   promptTokens: number;
   completionTokens: number;

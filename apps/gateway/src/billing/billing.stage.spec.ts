@@ -17,7 +17,7 @@ const key: AuthenticatedKey = {
   modelPrivacy: 'ALL',
 };
 const model = { id: 'tiny', name: 'Tiny', type: 'text', pricing: { input: { usd: 0.01, diem: 0.01 }, output: { usd: 0.02, diem: 0.02 } } } as unknown as ModelDefinition;
-const request: AdmissionRequest = { requestId: 'req-1', key, model, estimate: { promptTokens: 13, maxCompletionTokens: 64 }, ip: '127.0.0.1' };
+const request: AdmissionRequest = { requestId: 'req-1', key, model, worstCase: { kind: 'text', promptTokens: 13, completionTokens: 64 }, ip: '127.0.0.1' };
 
 function setup(reserve: (r: ReserveRequest) => unknown = () => ({ reservationId: 'x', currency: 'USD', heldNano: '1410', balancesBefore: { usd: '99999998590', diem: '0' }, replay: false })) {
   const settles: SettleRequest[] = [];

@@ -36,7 +36,7 @@ export class BillingStage implements AdmissionStage, OnApplicationShutdown {
   ) {}
 
   async admit(request: AdmissionRequest): Promise<AdmissionTicket> {
-    const { requestId, key, model, estimate } = request;
+    const { requestId, key, model, worstCase } = request;
     const reservationId = randomUUID();
     const reply = await this.rpc.send(
       BILLING.RESERVE,
@@ -48,12 +48,12 @@ export class BillingStage implements AdmissionStage, OnApplicationShutdown {
         keyLimits: { usd: key.consumptionLimits.usd, diem: key.consumptionLimits.diem, period: key.limitPeriod },
         model: { id: model.id, name: model.name, type: model.type },
         pricing: model.pricing,
-        worstCase: { kind: 'text', promptTokens: estimate.promptTokens, completionTokens: estimate.maxCompletionTokens },
+        worstCase,
       },
       { requestId, timeoutMs: RESERVE_TIMEOUT_MS },
     );
     this.requests.add(requestId, { reservationId, currency: reply.currency, modelId: model.id, pricing: model.pricing });
-    return { headers: balanceHeaders(reply.balancesBefore), settle: (usage) => this.settle(requestId, reservationId, usage) };
+    return { headers: balanceHeaders(reply.balancesBefore), settle: (usage) => this.settle(requestId, reservationId, worstCase.kind === 'text', usage) };
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -61,12 +61,12 @@ export class BillingStage implements AdmissionStage, OnApplicationShutdown {
     await Promise.race([Promise.all(this.pending), timeout]);
   }
 
-  private async settle(requestId: string, reservationId: string, usage: UsageReport | null): Promise<void> {
+  private async settle(requestId: string, reservationId: string, isText: boolean, usage: UsageReport | null): Promise<void> {
     this.requests.remove(requestId);
     if (usage === null) {
       // Awaited: a client retrying at once must find its credit available again.
       await this.send(requestId, { reservationId, source: 'gateway', outcome: 'failed', usage: null });
-    } else if (usage.cut) {
+    } else if (usage.cut && isText) {
       // The client has its answer already; the fallback need not delay anything.
       this.track(this.send(requestId, { reservationId, source: 'gateway', outcome: 'cut', usage: { kind: 'text', promptTokens: null, completionTokens: usage.completionTokens } }));
     }

@@ -39,8 +39,8 @@ export class ChatController {
     if (!model) throw new DomainError(ErrorCode.ModelNotFound, `Model "${input.model}" does not exist or is not a text model. See GET /api/v1/models?type=text.`);
     setModelHeaders(reply, model);
     const params = toChatParams(input, model.id);
-    const estimate = estimateChatUsage(params, model);
-    const admission = await this.admission.admit({ requestId: caller.requestId, key: request.apiKey!, model, estimate, ip: request.ip });
+    const worstCase = estimateChatUsage(params, model);
+    const admission = await this.admission.admit({ requestId: caller.requestId, key: request.apiKey!, model, worstCase, ip: request.ip });
     admission.applyHeaders(reply);
     // The service settles the reservation with exact counts (docs/billing.md).
     const billing = this.billing.reservationOf(caller.requestId);

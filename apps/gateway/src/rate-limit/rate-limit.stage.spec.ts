@@ -28,7 +28,7 @@ const request = (over: Partial<AdmissionRequest> = {}): AdmissionRequest => ({
   requestId: `req${++seq}`,
   key: { id: 'k', accountId: 'a', apiKeyType: 'INFERENCE', expiresAt: null, consumptionLimits: { usd: null, diem: null }, limitPeriod: 'EPOCH', modelPrivacy: 'ALL' },
   model,
-  estimate: { promptTokens: 100, maxCompletionTokens: 50 },
+  worstCase: { kind: 'text', promptTokens: 100, completionTokens: 50 },
   ip: '127.0.0.1',
   ...over,
 });
@@ -69,7 +69,7 @@ describe('rate-limit stage', () => {
   });
 
   it('counts a cut stream with the prompt bound when the stream could not report the prompt', () => {
-    const estimate = { promptTokens: 40, maxCompletionTokens: 100 };
+    const estimate = { kind: 'text' as const, promptTokens: 40, completionTokens: 100 };
     expect(tokensUsed({ promptTokens: 12, completionTokens: 7 }, estimate)).toBe(19);
     expect(tokensUsed({ promptTokens: 0, completionTokens: 7, cut: true }, estimate)).toBe(47);
     expect(tokensUsed({ promptTokens: 12, completionTokens: 7, cut: true }, estimate)).toBe(19);

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { Logger } from '@svc/logging';
-import { AdmissionRequest, AdmissionStage, AdmissionTicket, UsageEstimate, UsageReport } from '../admission/admission.types';
+import { AdmissionRequest, AdmissionStage, AdmissionTicket, limitTokensOf, UsageReport } from '../admission/admission.types';
+import { BillableUsage } from '@svc/contracts';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { GATEWAY_LOGGER } from '../logger.token';
 import { AdmissionGate } from './admission-gate';
@@ -13,8 +14,9 @@ import { RateLimiter } from './rate-limiter';
 import { ReplyHeadersStore } from './reply-headers.store';
 
 /** Tokens a finished request used. A cut stream reports no prompt count, but the prompt was read: count the estimate. */
-export function tokensUsed(usage: UsageReport, estimate: UsageEstimate): number {
-  const prompt = usage.cut && usage.promptTokens === 0 ? estimate.promptTokens : usage.promptTokens;
+export function tokensUsed(usage: UsageReport, worstCase: BillableUsage): number {
+  const estimatedPrompt = worstCase.kind === 'text' ? worstCase.promptTokens : 0;
+  const prompt = usage.cut && usage.promptTokens === 0 ? estimatedPrompt : usage.promptTokens;
   return prompt + usage.completionTokens;
 }
 
@@ -38,11 +40,11 @@ export class RateLimitStage implements AdmissionStage {
   ) {}
 
   async admit(request: AdmissionRequest): Promise<AdmissionTicket> {
-    const { key, model, estimate, requestId } = request;
+    const { key, model, worstCase, requestId } = request;
     await this.gate.pass(requestId);
     if (!this.config.RATE_LIMITS_ENABLED) return { headers: {}, settle: async () => undefined };
     const plan = limitPlan(key, model, this.config.RATE_LIMIT_GLOBAL_JSON);
-    const cost = model.type === 'text' ? estimate.promptTokens + estimate.maxCompletionTokens : 0;
+    const cost = limitTokensOf(worstCase);
     const counted = await this.limiter.admit(plan.buckets, requestId, cost, { accountId: key.accountId, apiKeyId: key.id, modelId: model.id, apiTier: plan.apiTier });
     const headers = rateLimitHeaders(counted.buckets, counted.decision, this.config.RATE_LIMIT_WINDOW_MS);
     const { denial, now } = counted.decision;
@@ -54,7 +56,7 @@ export class RateLimitStage implements AdmissionStage {
     }
     return {
       headers,
-      settle: (usage) => counted.settle(usage === null ? null : tokensUsed(usage, estimate)),
+      settle: (usage) => counted.settle(usage === null ? null : tokensUsed(usage, worstCase)),
     };
   }
 }

@@ -16,10 +16,12 @@ export const BILLING = {
   BOOTSTRAP_CREDIT: 'billing.cmd.bootstrap-credit.v1',
 } as const;
 
-/** What a service needs to settle the request it runs (passed by the gateway). */
-export interface ChatBilling {
+/** What a service needs to settle the request it runs (passed by the gateway with the request). */
+export interface RequestBilling {
   reservationId: string;
 }
+/** @deprecated the chat name of RequestBilling. */
+export type ChatBilling = RequestBilling;
 
 export interface BillingRpc {
   [BILLING.RESERVE]: { req: ReserveRequest; res: ReserveReply };

@@ -1,7 +1,7 @@
 import { BILLING, SettleRequest } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { createLogger } from '@svc/logging';
-import { RpcClient } from '@svc/messaging';
+import { RpcClient } from './rpc-client';
 import { BillingSettler, promptTokensOnAbort } from './billing-settler';
 
 function fakeRpc(failures: ErrorCode[]) {

@@ -1,9 +1,11 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { BILLING, ChatBilling, SettledUsage, SettleOutcome, SettleRequest } from '@svc/contracts';
+import { BILLING, RequestBilling, SettledUsage, SettleOutcome, SettleRequest } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { Logger } from '@svc/logging';
-import { RpcClient } from '@svc/messaging';
-import { CHAT_LOGGER } from '../chat/tokens';
+import { RpcClient } from './rpc-client';
+
+/** The logger a service gives to messaging helpers (BillingSettler). */
+export const SERVICE_LOGGER = Symbol('SERVICE_LOGGER');
 
 const ATTEMPT_TIMEOUT_MS = 5_000;
 /** Backoff 100 ms doubling to 5 s: about 20 s of retries, inside billing's settle grace (30 s). */
@@ -23,10 +25,10 @@ export class BillingSettler implements OnApplicationShutdown {
 
   constructor(
     private readonly rpc: RpcClient,
-    @Inject(CHAT_LOGGER) private readonly logger: Logger,
+    @Inject(SERVICE_LOGGER) private readonly logger: Logger,
   ) {}
 
-  settle(billing: ChatBilling | undefined, requestId: string, outcome: SettleOutcome, usage: SettledUsage | null, executionMs?: number): void {
+  settle(billing: RequestBilling | undefined, requestId: string, outcome: SettleOutcome, usage: SettledUsage | null, executionMs?: number): void {
     if (!billing) return;
     const work = this.deliver({ reservationId: billing.reservationId, source: 'service', outcome, usage, executionMs }, requestId);
     this.pending.add(work);
