@@ -30,6 +30,8 @@ describe('billing end to end', () => {
         SVC_CATALOG_PATH: path.join(REPO_ROOT, 'e2e/fixtures/billing-catalog.yaml'),
         E2E_UPSTREAM_URL: started.baseUrl,
         BILLING_DATABASE_URL: billingDb,
+        // Exact prompt counts below come from the caller's words only.
+        SVC_SYSTEM_PROMPT: '',
         STREAM_IDLE_TIMEOUT_MS: '1500',
         BILLING_SETTLE_GRACE_MS: '500',
         BILLING_SWEEP_INTERVAL_MS: '200',

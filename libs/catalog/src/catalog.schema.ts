@@ -31,9 +31,30 @@ export const engineSchema = z.discriminatedUnion('kind', [
     .strict(),
   z
     .object({
+      /** Classical upscaling (Lanczos resampling + sharpening in libvips through sharp): no learned model. */
+      kind: z.literal('embedded-sharp-resample'),
+    })
+    .strict(),
+  z
+    .object({
       kind: z.literal('embedded-word-vectors'),
       /** `.svec` word-vector file (see docs/models.md), relative to SVC_MODELS_DIR. */
       file: z.string().min(1),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('embedded-flite'),
+      /** Per utterance (a sentence-sized piece of the input), in the Flite child process. */
+      utteranceTimeoutMs: z.number().int().positive().default(20_000),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('embedded-pocketsphinx'),
+      /** Directory of the acoustic model, dictionary and language model (Debian pocketsphinx-en-us). */
+      modelDir: z.string().min(1).default('/usr/share/pocketsphinx/model/en-us'),
+      binary: z.string().min(1).default('/usr/bin/pocketsphinx_continuous'),
     })
     .strict(),
   z
@@ -46,10 +67,59 @@ export const engineSchema = z.discriminatedUnion('kind', [
       apiKeyEnv: z.string().optional(),
       timeoutMs: z.number().int().positive().default(120_000),
       connections: z.number().int().positive().default(128),
+      /**
+       * More servers for the same model, besides `baseUrl` (text models: docs/chat.md, "Upstream
+       * routing"). Each may name its own key variable and model name; they default to the above.
+       */
+      endpoints: z.array(z.object({ baseUrl: z.string().url(), apiKeyEnv: z.string().optional(), model: z.string().min(1).optional() }).strict()).default([]),
+      /** Attempts after the first for connect errors and 502/503 before any byte (text models). */
+      retries: z.number().int().nonnegative().max(10).default(2),
+      /** `GET <baseUrl>/models` every this many ms per endpoint; 0 turns health checks off. */
+      healthCheckIntervalMs: z.number().int().nonnegative().default(15_000),
+      /** Consecutive failures that open an endpoint's circuit, and how long it stays open. */
+      circuitBreaker: z.object({ failureThreshold: z.number().int().positive().default(5), cooldownMs: z.number().int().positive().default(30_000) }).strict().default({ failureThreshold: 5, cooldownMs: 30_000 }),
     })
     .strict(),
 ]);
 export type EngineConfig = z.infer<typeof engineSchema>;
+
+/**
+ * `constraints` of image, edit (inpaint) and upscale models (the public ModelResponse's "Image
+ * Model Constraints", plus `sizing`). Read by the gateway's image endpoints with imageConstraintsOf.
+ * - `sizing: pixels` takes width/height (bounded by maxWidth/maxHeight, divisible by widthHeightDivisor);
+ * - `aspect-ratio` takes `aspect_ratio` and refuses width/height with 400 (like the Qwen Image family);
+ * - `tiered` takes `aspect_ratio` and `resolution` (`resolutions`, e.g. 1K/2K/4K).
+ */
+export const imageConstraintsSchema = z
+  .object({
+    sizing: z.enum(['pixels', 'aspect-ratio', 'tiered']).default('pixels'),
+    /** The engine's own output size; larger outputs are upscaled (informational). */
+    nativeResolution: z.number().int().positive().optional(),
+    maxWidth: z.number().int().positive().default(1280),
+    maxHeight: z.number().int().positive().default(1280),
+    widthHeightDivisor: z.number().int().positive().default(1),
+    aspectRatios: z.array(z.string().regex(/^\d+:\d+$/)).optional(),
+    defaultAspectRatio: z.string().optional(),
+    resolutions: z.array(z.string().min(1)).optional(),
+    defaultResolution: z.string().optional(),
+    qualities: z.array(z.enum(['low', 'medium', 'high'])).optional(),
+    defaultQuality: z.enum(['low', 'medium', 'high']).optional(),
+    promptCharacterLimit: z.number().int().positive().default(7500),
+    steps: z.object({ default: z.number().int().positive(), max: z.number().int().positive() }).default({ default: 8, max: 50 }),
+    cfgScale: z.object({ default: z.number().positive(), max: z.number().positive() }).optional(),
+    supportsStyleReferences: z.boolean().default(false),
+    maxStyleReferences: z.number().int().nonnegative().default(0),
+    supportsOptimizePromptThinking: z.boolean().default(false),
+  })
+  .passthrough();
+export type ImageConstraints = z.infer<typeof imageConstraintsSchema>;
+
+/** The image constraints of a model (defaults filled in); throws naming the model when they are invalid. */
+export function imageConstraintsOf(model: { id: string; constraints: Record<string, unknown> }): ImageConstraints {
+  const parsed = imageConstraintsSchema.safeParse(model.constraints);
+  if (!parsed.success) throw new Error(`catalog: model ${model.id} has invalid image constraints: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return parsed.data;
+}
 
 export const modelSchema = z
   .object({
@@ -78,9 +148,39 @@ export const modelSchema = z
   .strict();
 export type ModelDefinition = z.infer<typeof modelSchema>;
 
+/**
+ * `constraints` of an `embedding` model (checked at boot; other keys are left alone). Defaults are
+ * OpenAI's limits. `dimensions` is the size of the vectors the model returns; `minDimensions`, when
+ * set, lets a request ask for shorter vectors (`dimensions` in the request: leading components,
+ * re-normalised for embedded models, passed on to upstream servers).
+ */
+export const embeddingConstraintsSchema = z.object({
+  /** Most inputs in one request. */
+  maxBatch: z.number().int().positive().max(2048).default(2048),
+  /** Most tokens in one input, as the model counts them. */
+  maxInputTokens: z.number().int().positive().default(8192),
+  dimensions: z.number().int().positive().optional(),
+  minDimensions: z.number().int().positive().optional(),
+});
+export type EmbeddingConstraints = z.infer<typeof embeddingConstraintsSchema>;
+
+/** The embedding limits of a model (defaults for keys it does not set). */
+export function embeddingConstraintsOf(model: Pick<ModelDefinition, 'constraints'>): EmbeddingConstraints {
+  return embeddingConstraintsSchema.parse(model.constraints);
+}
+
 export const catalogSchema = z
   .object({
-    models: z.array(modelSchema).min(1),
+    models: z.array(
+      modelSchema.superRefine((model, ctx) => {
+        if (model.type !== 'embedding') return;
+        const parsed = embeddingConstraintsSchema.safeParse(model.constraints);
+        if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: ['constraints', ...issue.path.map(String)], message: issue.message });
+        else if (parsed.data.minDimensions !== undefined && (parsed.data.dimensions === undefined || parsed.data.minDimensions > parsed.data.dimensions)) {
+          ctx.addIssue({ code: 'custom', path: ['constraints', 'minDimensions'], message: 'needs constraints.dimensions, and must not exceed it' });
+        }
+      }),
+    ).min(1),
     /** OpenAI (or other) model names mapped to ours, e.g. `gpt-4o-mini: svc-tiny-random`. */
     compatibilityMapping: z.record(z.string(), z.string()).default({}),
   })

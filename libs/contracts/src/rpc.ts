@@ -1,12 +1,17 @@
+import { AudioRpc } from './audio/subjects';
 import { BillingRpc } from './billing/subjects';
+import { CharactersRpc } from './characters/subjects';
 import { ChatRpc } from './chat/subjects';
+import { AugmentRpc } from './augment/subjects';
+import { EmbeddingsRpc } from './embeddings/subjects';
 import { HealthReply, HealthRequest, HealthSubject } from './health/health';
 import { KeysEvents, KeysRpc } from './keys/subjects';
+import { MediaRpc } from './media/subjects';
 
 export type HealthRpc = Record<HealthSubject, { req: HealthRequest; res: HealthReply }>;
 
 /** Every request/reply subject with its request and reply types. */
-export type RpcMap = KeysRpc & ChatRpc & BillingRpc & HealthRpc;
+export type RpcMap = KeysRpc & ChatRpc & BillingRpc & HealthRpc & MediaRpc & CharactersRpc & AudioRpc & EmbeddingsRpc & AugmentRpc;
 export type RpcSubject = keyof RpcMap;
 export type RpcRequest<S extends RpcSubject> = RpcMap[S]['req'];
 export type RpcReply<S extends RpcSubject> = RpcMap[S]['res'];

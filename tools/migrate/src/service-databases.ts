@@ -12,4 +12,5 @@ export interface ServiceDatabase {
 export const SERVICE_DATABASES: readonly ServiceDatabase[] = [
   { service: 'keys', urlEnv: 'KEYS_DATABASE_URL', defaultDatabase: 'svc_keys' },
   { service: 'billing', urlEnv: 'BILLING_DATABASE_URL', defaultDatabase: 'svc_billing' },
+  { service: 'chat', urlEnv: 'CHAT_DATABASE_URL', defaultDatabase: 'svc_chat' },
 ];

@@ -6,12 +6,13 @@ import { DomainError, ErrorCode } from '@svc/errors';
 import { Logger } from '@svc/logging';
 import { BillingSettler, NATS_CONNECTION, promptTokensOnAbort, StreamAbortedError, StreamPublisher } from '@svc/messaging';
 import { EngineRegistry } from '../engines/engine-registry';
-import { GenerateRequest, GenerateResult, GenerationAbortedError } from '../engines/engine';
+import { GenerateResult, GenerationAbortedError, TextEngine } from '../engines/engine';
 import { CHAT_CONFIG, ChatConfig } from '../config';
-import { ChunkFactory, newCompletionId, toCompletion, usageOf } from './completion-format';
+import { ChunkFactory, combineResults, newCompletionId, toCompletion, usageOf } from './completion-format';
+import { Candidate, generateChoices } from './request/choices';
+import { toGenerateRequest } from './request/generate-request';
+import { SvcParametersApplier } from './prompt/svc-parameters.applier';
 import { CATALOG, CHAT_LOGGER } from './tokens';
-
-const DEFAULT_MAX_TOKENS = 512;
 
 @Injectable()
 export class ChatService {
@@ -22,31 +23,42 @@ export class ChatService {
     @Inject(CHAT_CONFIG) private readonly config: ChatConfig,
     @Inject(CHAT_LOGGER) private readonly logger: Logger,
     private readonly billing: BillingSettler,
+    private readonly svc: SvcParametersApplier,
   ) {}
 
   async complete({ caller, params, billing }: CompleteChatRequest): Promise<ChatCompletion> {
     const started = Date.now();
     let result: GenerateResult;
+    let results: GenerateResult[];
     let model: ModelDefinition;
     try {
       model = this.model(params.model);
-      result = await this.engines.get(model).generate(this.generateRequest(model, params, new AbortController().signal));
+      const messages = await this.svc.messages(model, params);
+      const choices = await generateChoices(this.candidates(model, params), { ...params, messages }, new AbortController().signal);
+      model = choices.model;
+      results = choices.results.map((r) => ({ ...r, text: r.toolCalls ? r.text : this.svc.filterText(params, r.text) }));
+      result = combineResults(results);
     } catch (err) {
       this.billing.settle(billing, caller.requestId, 'failed', null);
       throw err;
     }
     this.billing.settle(billing, caller.requestId, 'completed', textUsage(result), Date.now() - started);
     this.logger.info({ requestId: caller.requestId, model: model.id, promptTokens: result.promptTokens, completionTokens: result.completionTokens, ms: Date.now() - started }, 'completion');
-    return toCompletion(newCompletionId(), model.id, result);
+    return { ...toCompletion(newCompletionId(), model.id, results), svc_parameters: this.svc.parametersOf(params) };
   }
 
   /** Validates, answers the open request at once, and produces frames in the background. */
   openStream(request: StreamChatRequest): StreamOpenReply {
     let model: ModelDefinition;
-    let engine: ReturnType<EngineRegistry['get']>;
+    let engine: () => TextEngine;
     try {
       model = this.model(request.params.model);
-      engine = this.engines.get(model);
+      const candidates = this.candidates(model, request.params);
+      // Validated now, so a bad request is an HTTP 400 rather than an error event.
+      toGenerateRequest(model, request.params, new AbortController().signal);
+      // Without fallbacks an unavailable model fails the request now (HTTP 503), with them when reached.
+      const primary = candidates.length > 1 ? undefined : this.engines.get(model);
+      engine = primary ? () => primary : candidates[0].engine;
     } catch (err) {
       this.billing.settle(request.billing, request.caller.requestId, 'failed', null);
       throw err;
@@ -60,7 +72,7 @@ export class ChatService {
     return publisher.reply();
   }
 
-  private async produce(request: StreamChatRequest, model: ModelDefinition, engine: ReturnType<EngineRegistry['get']>, publisher: StreamPublisher): Promise<void> {
+  private async produce(request: StreamChatRequest, model: ModelDefinition, engine: () => TextEngine, publisher: StreamPublisher): Promise<void> {
     const { caller, params, billing } = request;
     const chunks = new ChunkFactory(newCompletionId(), model.id);
     const started = Date.now();
@@ -68,14 +80,35 @@ export class ChatService {
     let pieces = 0;
     let settled = false;
     try {
-      await publisher.chunk(chunks.role());
-      const result = await engine.generate(this.generateRequest(model, params, publisher.signal), async (text) => {
-        await publisher.chunk(chunks.content(text));
-        pieces++;
+      const messages = await this.svc.messages(model, params);
+      const filters: Array<ReturnType<SvcParametersApplier['outputFilter']>> = [];
+      const filter = (index: number) => (filters[index] ??= this.svc.outputFilter(params));
+      // The role chunk waits for the first output, so a prompt the model refuses (context length) is still an HTTP error.
+      let opened = false;
+      const open = async (index: number) => {
+        if (!opened) await publisher.chunk({ ...chunks.role(), svc_parameters: this.svc.parametersOf(params) });
+        if (index > 0 && !filters[index]) await publisher.chunk(chunks.role(index));
+        opened = true;
+        filter(index);
+      };
+      const { results } = await generateChoices(this.candidates(model, params, engine), { ...params, messages }, publisher.signal, {
+        text: async (index, text) => {
+          await open(index);
+          const visible = filter(index).push(text);
+          if (visible) await publisher.chunk(chunks.content(visible, index));
+          pieces++;
+        },
+        done: async (index, choice) => {
+          await open(index);
+          const rest = filter(index).flush();
+          if (rest) await publisher.chunk(chunks.content(rest, index));
+          if (choice.toolCalls) await publisher.chunk(chunks.toolCalls(choice.toolCalls, index));
+        },
       });
+      const result = combineResults(results);
       this.billing.settle(billing, caller.requestId, 'completed', textUsage(result), Date.now() - started);
       settled = true;
-      await publisher.chunk(chunks.finish(result.finishReason));
+      for (const [index, choice] of results.entries()) await publisher.chunk(chunks.finish(choice.finishReason, index, choice.logprobs ?? null));
       if (params.stream_options?.include_usage) await publisher.chunk(chunks.usage(usageOf(result)));
       publisher.end({ usage: usageOf(result), finishReason: result.finishReason });
       this.logger.info({ requestId: caller.requestId, model: model.id, promptTokens: result.promptTokens, completionTokens: result.completionTokens, ms: Date.now() - started }, 'stream completed');
@@ -100,17 +133,10 @@ export class ChatService {
     return model;
   }
 
-  private generateRequest(model: ModelDefinition, params: CompleteChatRequest['params'], signal: AbortSignal): GenerateRequest {
-    const cap = model.maxCompletionTokens ?? DEFAULT_MAX_TOKENS;
-    return {
-      messages: params.messages,
-      maxTokens: Math.min(params.max_tokens ?? cap, cap),
-      temperature: params.temperature,
-      topP: params.top_p,
-      stop: params.stop,
-      seed: params.seed,
-      signal,
-    };
+  /** The requested model, then the request's `fallbacks` (docs/chat.md, "Upstream routing"). */
+  private candidates(model: ModelDefinition, params: CompleteChatRequest['params'], engine?: () => TextEngine): Candidate[] {
+    const fallbacks = (params.fallbacks ?? []).map((id) => this.model(id));
+    return [model, ...fallbacks].map((m, i) => ({ model: m, engine: i === 0 && engine ? engine : () => this.engines.get(m) }));
   }
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ChatCompletion, ChatCompletionChunk, FinishReason, Usage } from '@svc/contracts';
+import { ChatCompletion, ChatCompletionChunk, ChoiceLogprobs, FinishReason, ToolCall, Usage } from '@svc/contracts';
 import { GenerateResult } from '../engines/engine';
 
 const idPrefix = `chatcmpl-${randomBytes(6).toString('hex')}`;
@@ -9,16 +9,31 @@ export const newCompletionId = (): string => `${idPrefix}${(++idCounter).toStrin
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
 export function usageOf(result: GenerateResult): Usage {
-  return { prompt_tokens: result.promptTokens, completion_tokens: result.completionTokens, total_tokens: result.promptTokens + result.completionTokens };
+  const usage: Usage = { prompt_tokens: result.promptTokens, completion_tokens: result.completionTokens, total_tokens: result.promptTokens + result.completionTokens };
+  if (result.cachedTokens !== undefined) usage.prompt_tokens_details = { cached_tokens: result.cachedTokens };
+  return usage;
 }
 
-export function toCompletion(id: string, model: string, result: GenerateResult): ChatCompletion {
+/** n choices: the prompt counts once (as OpenAI bills it), completions add up; cached tokens of the first. */
+export function combineResults(results: GenerateResult[]): GenerateResult {
+  if (results.length === 1) return results[0];
+  return { ...results[0], completionTokens: results.reduce((sum, r) => sum + r.completionTokens, 0) };
+}
+
+function messageOf(result: GenerateResult): ChatCompletion['choices'][number]['message'] {
+  if (result.toolCalls?.length) return { role: 'assistant', content: result.text || null, refusal: null, tool_calls: result.toolCalls };
+  return { role: 'assistant', content: result.text, refusal: null };
+}
+
+export function toCompletion(id: string, model: string, generated: GenerateResult | GenerateResult[]): ChatCompletion {
+  const results = Array.isArray(generated) ? generated : [generated];
+  const result = combineResults(results);
   return {
     id,
     object: 'chat.completion',
     created: nowSeconds(),
     model,
-    choices: [{ index: 0, message: { role: 'assistant', content: result.text, refusal: null }, logprobs: null, finish_reason: result.finishReason }],
+    choices: results.map((r, index) => ({ index, message: messageOf(r), logprobs: r.logprobs ?? null, finish_reason: r.finishReason })),
     usage: usageOf(result),
     system_fingerprint: null,
   };
@@ -32,26 +47,32 @@ export class ChunkFactory {
     private readonly model: string,
   ) {}
 
-  role(): ChatCompletionChunk {
-    return this.chunk({ role: 'assistant', content: '' }, null);
+  role(index = 0): ChatCompletionChunk {
+    return this.chunk({ role: 'assistant', content: '' }, null, index);
   }
-  content(text: string): ChatCompletionChunk {
-    return this.chunk({ content: text }, null);
+  content(text: string, index = 0): ChatCompletionChunk {
+    return this.chunk({ content: text }, null, index);
   }
-  finish(reason: FinishReason): ChatCompletionChunk {
-    return this.chunk({}, reason);
+  /** Tool calls arrive whole (one delta), with the finish reason in the chunk after. */
+  toolCalls(calls: ToolCall[], index = 0): ChatCompletionChunk {
+    return this.chunk({ tool_calls: calls.map((c, i) => ({ index: i, ...c })) }, null, index);
+  }
+  finish(reason: FinishReason, index = 0, logprobs: ChoiceLogprobs | null = null): ChatCompletionChunk {
+    const chunk = this.chunk({}, reason, index);
+    chunk.choices[0].logprobs = logprobs;
+    return chunk;
   }
   usage(usage: Usage): ChatCompletionChunk {
     return { id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.model, choices: [], usage, system_fingerprint: null };
   }
 
-  private chunk(delta: ChatCompletionChunk['choices'][number]['delta'], finish: FinishReason | null): ChatCompletionChunk {
+  private chunk(delta: ChatCompletionChunk['choices'][number]['delta'], finish: FinishReason | null, index = 0): ChatCompletionChunk {
     return {
       id: this.id,
       object: 'chat.completion.chunk',
       created: this.created,
       model: this.model,
-      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+      choices: [{ index, delta, logprobs: null, finish_reason: finish }],
       system_fingerprint: null,
     };
   }

@@ -58,7 +58,10 @@ export class EngineRegistry {
   private create(modelId: string, engine: EngineConfig): TextEngine {
     switch (engine.kind) {
       case 'embedded-onnx-diffusion':
+      case 'embedded-sharp-resample':
       case 'embedded-word-vectors':
+      case 'embedded-flite':
+      case 'embedded-pocketsphinx':
         throw new Error(`Model ${modelId} is a text model but its engine ${engine.kind} does not generate text.`);
       case 'embedded-llama':
         return new EmbeddedLlamaEngine({
@@ -74,8 +77,13 @@ export class EngineRegistry {
           baseUrl: engine.baseUrl,
           model: engine.model,
           apiKey: engine.apiKeyEnv ? process.env[engine.apiKeyEnv] : undefined,
+          endpoints: engine.endpoints.map((e) => ({ baseUrl: e.baseUrl, model: e.model, apiKey: e.apiKeyEnv ? process.env[e.apiKeyEnv] : undefined })),
           timeoutMs: engine.timeoutMs,
           connections: engine.connections,
+          retries: engine.retries,
+          healthCheckIntervalMs: engine.healthCheckIntervalMs,
+          circuitBreaker: engine.circuitBreaker,
+          logger: this.logger.child({ engine: engine.kind, model: modelId }),
         });
     }
   }

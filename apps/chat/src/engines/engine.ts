@@ -1,4 +1,10 @@
-import { ChatMessage } from '@svc/contracts';
+import { ChatMessage, ChoiceLogprobs, ToolCall, ToolChoice, ToolDefinition } from '@svc/contracts';
+
+/**
+ * Output constraint for the embedded engine: any JSON object, or JSON matching a schema
+ * (enforced with a llama.cpp grammar, so the text always parses).
+ */
+export type OutputConstraint = { kind: 'json_object' } | { kind: 'json_schema'; schema: Record<string, unknown> };
 
 /** One generation, engine-agnostic. Counts are in the engine's own tokens. */
 export interface GenerateRequest {
@@ -6,17 +12,40 @@ export interface GenerateRequest {
   maxTokens: number;
   temperature?: number;
   topP?: number;
+  topK?: number;
+  minP?: number;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+  repetitionPenalty?: number;
   stop?: string[];
   seed?: number;
+  /** Per-token log probabilities; `topLogprobs` alternatives per token (0-20). */
+  logprobs?: boolean;
+  topLogprobs?: number;
+  /** The caller's `response_format`, as the engine should honour it. */
+  output?: OutputConstraint;
+  /** The raw `response_format` (upstream engines pass it on as sent). */
+  responseFormat?: unknown;
+  tools?: ToolDefinition[];
+  toolChoice?: ToolChoice;
+  parallelToolCalls?: boolean;
+  /** `prompt_cache_key`: the same key goes to the same upstream endpoint / engine sequence. */
+  cacheKey?: string;
+  /** Fields this API does not know, for upstream engines only. */
+  passthrough?: Record<string, unknown>;
   /** Aborted when the caller goes away: the engine must stop generating promptly. */
   signal: AbortSignal;
 }
 
 export interface GenerateResult {
   text: string;
-  finishReason: 'stop' | 'length';
+  finishReason: 'stop' | 'length' | 'tool_calls' | 'content_filter';
   promptTokens: number;
   completionTokens: number;
+  /** Prompt tokens served from a cache (the embedded engine's reused KV prefix, or the upstream's report). */
+  cachedTokens?: number;
+  toolCalls?: ToolCall[];
+  logprobs?: ChoiceLogprobs | null;
 }
 
 /**

@@ -1,19 +1,43 @@
 import { z } from 'zod';
-import { ChatCompletionParams, ChatMessage } from '@svc/contracts';
+import { ChatCompletionParams, ChatFeatureParams, ChatMessage, ContentPart } from '@svc/contracts';
+import { svcParametersSchema } from './svc-parameters.schema';
 
-const textPart = z.object({ type: z.literal('text'), text: z.string() }).passthrough();
-const otherPart = z
-  .object({ type: z.string() })
-  .passthrough()
-  .refine((p) => p.type === 'text', { message: 'Only text content parts are supported by this server for now' });
+// Content parts: which ones a model takes is checked by the chat service against the catalog (docs/chat.md).
+const contentPart = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text: z.string() }).passthrough(),
+  z.object({ type: z.literal('image_url'), image_url: z.object({ url: z.string().min(1), detail: z.enum(['auto', 'low', 'high']).optional() }).passthrough() }).passthrough(),
+  z.object({ type: z.literal('input_audio'), input_audio: z.object({ data: z.string().min(1), format: z.string().min(1) }).passthrough() }).passthrough(),
+  z.object({ type: z.literal('video_url'), video_url: z.object({ url: z.string().min(1) }).passthrough() }).passthrough(),
+], { message: 'Content part type must be one of text, image_url, input_audio, video_url' });
+
+const toolCall = z.object({ id: z.string().min(1), type: z.literal('function'), function: z.object({ name: z.string().min(1), arguments: z.string() }) }).passthrough();
 
 const message = z
   .object({
     role: z.enum(['system', 'developer', 'user', 'assistant', 'tool']),
-    content: z.union([z.string(), z.array(z.union([textPart, otherPart])).min(1), z.null()]),
+    content: z.union([z.string(), z.array(contentPart).min(1), z.null()]).optional(),
     name: z.string().max(256).optional(),
+    tool_calls: z.array(toolCall).optional(),
+    tool_call_id: z.string().min(1).optional(),
   })
-  .passthrough();
+  .passthrough()
+  .refine((m) => m.role !== 'tool' || m.tool_call_id !== undefined, { message: 'A tool message needs tool_call_id', path: ['tool_call_id'] })
+  .refine((m) => m.content != null || (m.role === 'assistant' && m.tool_calls?.length), { message: 'content is required (it may be null only for an assistant message with tool_calls)', path: ['content'] });
+
+const functionName = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'Function names are 1-64 letters, digits, _ or -');
+const tool = z.object({
+  type: z.literal('function'),
+  function: z.object({ name: functionName, description: z.string().optional(), parameters: z.record(z.string(), z.unknown()).optional(), strict: z.boolean().nullable().optional() }).passthrough(),
+});
+const toolChoice = z.union([z.enum(['none', 'auto', 'required']), z.object({ type: z.literal('function'), function: z.object({ name: functionName }) })]);
+const responseFormat = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text') }),
+  z.object({ type: z.literal('json_object') }),
+  z.object({
+    type: z.literal('json_schema'),
+    json_schema: z.object({ name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/), description: z.string().optional(), schema: z.record(z.string(), z.unknown()).optional(), strict: z.boolean().nullable().optional() }),
+  }),
+]);
 
 const stop = z.union([z.string().min(1), z.array(z.string().min(1)).max(4)]).nullable();
 
@@ -28,10 +52,22 @@ export const chatRequestSchema = z
     top_p: z.number().gt(0).max(1).nullable().optional(),
     stop: stop.optional(),
     seed: z.number().int().nullable().optional(),
-    n: z.literal(1, { message: 'Only n=1 is supported' }).nullable().optional(),
+    n: z.number().int().min(1).max(8).nullable().optional(),
+    presence_penalty: z.number().min(-2).max(2).nullable().optional(),
+    frequency_penalty: z.number().min(-2).max(2).nullable().optional(),
+    repetition_penalty: z.number().gt(0).max(2).nullable().optional(),
+    top_k: z.number().int().min(0).max(1000).nullable().optional(),
+    min_p: z.number().min(0).max(1).nullable().optional(),
+    logprobs: z.boolean().nullable().optional(),
+    top_logprobs: z.number().int().min(0).max(20).nullable().optional(),
+    response_format: responseFormat.nullable().optional(),
+    tools: z.array(tool).max(128).nullable().optional(),
+    tool_choice: toolChoice.nullable().optional(),
+    parallel_tool_calls: z.boolean().nullable().optional(),
+    fallbacks: z.array(z.object({ model: z.string().min(1) }).passthrough()).max(4).nullable().optional(),
     stream: z.boolean().nullable().optional(),
     stream_options: z.object({ include_usage: z.boolean().optional() }).passthrough().nullable().optional(),
-    svc_parameters: z.record(z.string(), z.unknown()).optional(),
+    svc_parameters: svcParametersSchema.optional(),
     prompt_cache_key: z.string().optional(),
     user: z.string().optional(),
   })
@@ -39,15 +75,49 @@ export const chatRequestSchema = z
 
 export type ChatRequestBody = z.infer<typeof chatRequestSchema>;
 
-function textOf(content: z.infer<typeof message>['content']): string {
-  if (content === null) return '';
+type MessageBody = z.infer<typeof message>;
+
+function textOf(content: MessageBody['content']): string {
+  if (content == null) return '';
   if (typeof content === 'string') return content;
   return content.map((part) => (part as { text?: string }).text ?? '').join('');
 }
 
+function toMessage(m: MessageBody): ChatMessage {
+  const parts = Array.isArray(m.content) && m.content.some((p) => p.type !== 'text') ? (m.content as ContentPart[]) : undefined;
+  return {
+    role: m.role,
+    content: textOf(m.content),
+    ...(m.name ? { name: m.name } : {}),
+    ...(parts ? { parts } : {}),
+    ...(m.tool_calls?.length ? { tool_calls: m.tool_calls.map((c) => ({ id: c.id, type: c.type, function: { name: c.function.name, arguments: c.function.arguments } })) } : {}),
+    ...(m.tool_call_id ? { tool_call_id: m.tool_call_id } : {}),
+  };
+}
+
+/** Request fields outside the schema: sent on to upstream engines (docs/chat.md, "Request features"). */
+function passthroughOf(body: ChatRequestBody): Record<string, unknown> | undefined {
+  const known = new Set(Object.keys(chatRequestSchema.shape));
+  const extra = Object.entries(body).filter(([key]) => !known.has(key));
+  return extra.length ? Object.fromEntries(extra) : undefined;
+}
+
+/** Sampling, tool and output options (request features), without nulls. */
+function featuresOf(body: ChatRequestBody): ChatFeatureParams {
+  const features: ChatFeatureParams = {};
+  const copy = <K extends keyof ChatFeatureParams & keyof ChatRequestBody>(key: K) => {
+    if (body[key] != null) features[key] = body[key] as ChatFeatureParams[K];
+  };
+  for (const key of ['n', 'presence_penalty', 'frequency_penalty', 'repetition_penalty', 'top_k', 'min_p', 'logprobs', 'top_logprobs', 'response_format', 'tools', 'tool_choice', 'parallel_tool_calls'] as const) copy(key);
+  if (body.fallbacks?.length) features.fallbacks = body.fallbacks.map((f) => f.model);
+  const passthrough = passthroughOf(body);
+  if (passthrough) features.passthrough = passthrough;
+  return features;
+}
+
 /** The typed parameters the chat service receives. */
 export function toChatParams(body: ChatRequestBody, modelId: string): ChatCompletionParams {
-  const messages: ChatMessage[] = body.messages.map((m) => ({ role: m.role, content: textOf(m.content), ...(m.name ? { name: m.name } : {}) }));
+  const messages: ChatMessage[] = body.messages.map(toMessage);
   const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? undefined;
   return {
     model: modelId,
@@ -59,7 +129,7 @@ export function toChatParams(body: ChatRequestBody, modelId: string): ChatComple
     ...(body.seed != null ? { seed: body.seed } : {}),
     ...(body.stream ? { stream: true } : {}),
     ...(body.stream_options?.include_usage ? { stream_options: { include_usage: true } } : {}),
-    ...(body.svc_parameters ? { svc_parameters: body.svc_parameters } : {}),
     ...(body.prompt_cache_key ? { prompt_cache_key: body.prompt_cache_key } : {}),
+    ...featuresOf(body),
   };
 }

@@ -14,6 +14,7 @@ import { setModelHeaders } from '../models/model-headers';
 import { CATALOG } from '../models/models.tokens';
 import { chatRequestSchema, toChatParams } from './chat-request.dto';
 import { SseStreamer } from './sse-streamer';
+import { SvcParametersResolver } from './svc-parameters.resolver';
 
 @Controller('chat')
 export class ChatController {
@@ -22,6 +23,7 @@ export class ChatController {
     private readonly streamer: SseStreamer,
     private readonly admission: AdmissionService,
     private readonly billing: BillingRequests,
+    private readonly svcParameters: SvcParametersResolver,
     @Inject(CATALOG) private readonly catalog: Catalog,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
@@ -33,12 +35,24 @@ export class ChatController {
     @Caller() caller: CallerContext,
     @Req() request: AuthenticatedRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<(ChatCompletion & { cost?: ResponseCost }) | OpenAiErrorBody | undefined> {
+    try {
+      return await this.handle(body, caller, request, reply);
+    } catch (err) {
+      return openAiShaped(err, reply);
+    }
+  }
+
+  private async handle(
+    body: unknown,
+    caller: CallerContext,
+    request: AuthenticatedRequest,
+    reply: FastifyReply,
   ): Promise<(ChatCompletion & { cost?: ResponseCost }) | undefined> {
     const input = parseBody(chatRequestSchema, body);
-    const model = this.catalog.resolve(input.model, 'text');
-    if (!model) throw new DomainError(ErrorCode.ModelNotFound, `Model "${input.model}" does not exist or is not a text model. See GET /api/v1/models?type=text.`);
+    const { model, svc } = await this.svcParameters.resolve(input.model, input.svc_parameters, caller.requestId);
     setModelHeaders(reply, model);
-    const params = toChatParams(input, model.id);
+    const params = { ...toChatParams(input, model.id), svc_parameters: svc };
     const worstCase = estimateChatUsage(params, model);
     const admission = await this.admission.admit({ requestId: caller.requestId, key: request.apiKey!, model, worstCase, ip: request.ip });
     admission.applyHeaders(reply);
@@ -67,4 +81,26 @@ export class ChatController {
       throw err;
     }
   }
+}
+
+/** OpenAI's error object, used only where OpenAI clients branch on `error.code` (docs/chat.md). */
+interface OpenAiErrorBody {
+  error: { message: string; type: string; param: string | null; code: string };
+}
+
+/**
+ * A prompt over the model's context answers in OpenAI's `context_length_exceeded` shape; a 429
+ * from a model server gets `retry-after`. Everything else goes to the usual error filter.
+ */
+function openAiShaped(err: unknown, reply: FastifyReply): OpenAiErrorBody {
+  if (!(err instanceof DomainError) || !err.details) throw err;
+  const field = (name: string) => {
+    const value = err.details?.[name];
+    return Array.isArray(value) ? value[0] : undefined;
+  };
+  const retryAfter = field('retry_after_seconds');
+  if (err.code === ErrorCode.RateLimited && retryAfter !== undefined && !reply.sent) reply.header('retry-after', retryAfter);
+  if (err.code !== ErrorCode.Validation || field('code') !== 'context_length_exceeded' || reply.sent) throw err;
+  reply.status(400);
+  return { error: { message: err.message, type: field('type') ?? 'invalid_request_error', param: field('param') ?? 'messages', code: 'context_length_exceeded' } };
 }

@@ -1,4 +1,5 @@
 import compress from '@fastify/compress';
+import multipart from '@fastify/multipart';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { constants as zlib } from 'node:zlib';
@@ -9,6 +10,8 @@ import { GatewayConfig } from '../config';
 import { HttpErrorFilter } from './http-error.filter';
 
 export const API_PREFIX = 'api/v1';
+/** Largest uploaded file; above it the request fails with 413. */
+export const MULTIPART_FILE_LIMIT_BYTES = 32 * 1024 * 1024;
 
 /** The Fastify-based Nest application with the spec's headers, error shapes and compression. */
 export async function createGatewayApp(config: GatewayConfig, logger: Logger): Promise<NestFastifyApplication> {
@@ -50,6 +53,14 @@ export async function createGatewayApp(config: GatewayConfig, logger: Logger): P
     brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
     zlibOptions: { level: 5 },
     customTypes: /^(application\/json|text\/plain)/,
+  });
+
+  // multipart/form-data uploads (image edit/upscale, audio), registered once for every route:
+  // parts are buffered and attached to the body (fields as {value}, files as {filename, mimetype, toBuffer()}).
+  // Endpoints apply their own, smaller size rules; MULTIPART_FILE_LIMIT_BYTES only stops what nothing accepts.
+  await app.register(multipart as never, {
+    attachFieldsToBody: true,
+    limits: { fileSize: MULTIPART_FILE_LIMIT_BYTES, files: 4, fields: 64, fieldSize: config.BODY_LIMIT_BYTES, parts: 80 },
   });
 
   app.setGlobalPrefix(API_PREFIX, { exclude: ['healthz'] });

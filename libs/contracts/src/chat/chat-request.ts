@@ -1,3 +1,5 @@
+import { SvcParameters } from './svc-parameters';
+
 /** The OpenAI-compatible chat request, as validated by the gateway and passed to the chat service. */
 export type ChatRole = 'system' | 'developer' | 'user' | 'assistant' | 'tool';
 
@@ -6,9 +8,60 @@ export interface ChatMessage {
   /** Text content; array-of-parts content is flattened to its text parts by the gateway. */
   content: string;
   name?: string;
+  /** The original parts when the content had any non-text part (images, audio, video); see docs/chat.md. */
+  parts?: ContentPart[];
+  /** An assistant turn that called tools. */
+  tool_calls?: ToolCall[];
+  /** A `tool` message: the id of the call it answers. */
+  tool_call_id?: string;
 }
 
-export interface ChatCompletionParams {
+export type ContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string; detail?: string } }
+  | { type: 'input_audio'; input_audio: { data: string; format: string } }
+  | { type: 'video_url'; video_url: { url: string } };
+export type ContentPartType = ContentPart['type'];
+
+export interface ToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+export interface ToolDefinition {
+  type: 'function';
+  function: { name: string; description?: string; parameters?: Record<string, unknown>; strict?: boolean | null };
+}
+
+export type ToolChoice = 'none' | 'auto' | 'required' | { type: 'function'; function: { name: string } };
+
+export type ResponseFormat =
+  | { type: 'text' }
+  | { type: 'json_object' }
+  | { type: 'json_schema'; json_schema: { name: string; description?: string; schema?: Record<string, unknown>; strict?: boolean | null } };
+
+/** Sampling and output options OpenAI clients send (request features, docs/chat.md). */
+export interface ChatFeatureParams {
+  n?: number;
+  presence_penalty?: number;
+  frequency_penalty?: number;
+  repetition_penalty?: number;
+  top_k?: number;
+  min_p?: number;
+  logprobs?: boolean;
+  top_logprobs?: number;
+  response_format?: ResponseFormat;
+  tools?: ToolDefinition[];
+  tool_choice?: ToolChoice;
+  parallel_tool_calls?: boolean;
+  /** Models tried in order when the requested one fails before answering (`fallbacks: [{model}]`). */
+  fallbacks?: string[];
+  /** Request fields this API does not know: sent on to upstream engines, ignored by embedded ones. */
+  passthrough?: Record<string, unknown>;
+}
+
+export interface ChatCompletionParams extends ChatFeatureParams {
   model: string;
   messages: ChatMessage[];
   max_tokens?: number;
@@ -18,8 +71,8 @@ export interface ChatCompletionParams {
   seed?: number;
   stream?: boolean;
   stream_options?: { include_usage?: boolean };
-  /** Fields the spec passes through without validation (`svc_parameters`, `prompt_cache_key`, ...). */
-  svc_parameters?: Record<string, unknown>;
+  /** The effective svc_parameters (validated, suffix merged, defaults filled in by the gateway). */
+  svc_parameters?: SvcParameters;
   prompt_cache_key?: string;
   user?: string;
 }

@@ -1,7 +1,18 @@
+import { ToolCall } from './chat-request';
+import { SvcParameters } from './svc-parameters';
+
 export interface Usage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
+  /** Prompt tokens whose evaluation was reused from an earlier request (prefix/KV cache). */
+  prompt_tokens_details?: { cached_tokens: number };
+}
+
+/** OpenAI's per-token log probabilities (`choices[].logprobs`). */
+export interface ChoiceLogprobs {
+  content: Array<{ token: string; logprob: number; bytes: number[] | null; top_logprobs: Array<{ token: string; logprob: number; bytes: number[] | null }> }> | null;
+  refusal?: null;
 }
 
 export type FinishReason = 'stop' | 'length' | 'content_filter' | 'tool_calls';
@@ -13,12 +24,14 @@ export interface ChatCompletion {
   model: string;
   choices: Array<{
     index: number;
-    message: { role: 'assistant'; content: string; refusal: null };
-    logprobs: null;
+    message: { role: 'assistant'; content: string | null; refusal: null; tool_calls?: ToolCall[] };
+    logprobs: ChoiceLogprobs | null;
     finish_reason: FinishReason;
   }>;
   usage: Usage;
   system_fingerprint?: string | null;
+  /** The effective svc_parameters of the request (on the first chunk of a stream). */
+  svc_parameters?: SvcParameters;
 }
 
 export interface ChatCompletionChunk {
@@ -28,10 +41,12 @@ export interface ChatCompletionChunk {
   model: string;
   choices: Array<{
     index: number;
-    delta: { role?: 'assistant'; content?: string };
-    logprobs: null;
+    delta: { role?: 'assistant'; content?: string | null; tool_calls?: Array<ToolCall & { index: number }> };
+    logprobs: ChoiceLogprobs | null;
     finish_reason: FinishReason | null;
   }>;
   usage?: Usage | null;
   system_fingerprint?: string | null;
+  /** The effective svc_parameters of the request (on the first chunk of a stream). */
+  svc_parameters?: SvcParameters;
 }

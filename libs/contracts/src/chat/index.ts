@@ -1,3 +1,4 @@
 export * from './chat-request';
 export * from './chat-response';
 export * from './subjects';
+export * from './svc-parameters';

@@ -38,6 +38,7 @@ export async function startPlatform(options: StartPlatformOptions = {}): Promise
     SVC_ADMIN_KEY: adminKey,
     KEYS_DATABASE_URL: `${pg}/svc_test_e2e_keys_${runId}`,
     BILLING_DATABASE_URL: `${pg}/svc_test_e2e_billing_${runId}`,
+    CHAT_DATABASE_URL: `${pg}/svc_test_e2e_chat_${runId}`,
     // Rate-limit and abuse counters of concurrent runs must not meet in the shared Redis.
     REDIS_KEY_PREFIX: `svc_test_e2e_${runId}:`,
     SVC_SKIP_BUILD: '1',

@@ -5,7 +5,8 @@ import { migrateAll } from '../../src/migrate-all';
 describe('migrateAll', () => {
   const url = `${testPgServerUrl()}/${testDatabaseName('migrate_all')}`;
   const billingUrl = `${testPgServerUrl()}/${testDatabaseName('migrate_all_billing')}`;
-  afterAll(() => Promise.all([dropTestDatabase(url), dropTestDatabase(billingUrl)]));
+  const chatUrl = `${testPgServerUrl()}/${testDatabaseName('migrate_all_chat')}`;
+  afterAll(() => Promise.all([dropTestDatabase(url), dropTestDatabase(billingUrl), dropTestDatabase(chatUrl)]));
 
   async function tables(databaseUrl: string): Promise<string[]> {
     const client = new Client({ connectionString: databaseUrl });
@@ -16,14 +17,15 @@ describe('migrateAll', () => {
   }
 
   it('creates and migrates every service database, then has nothing left to do', async () => {
-    const env = { KEYS_DATABASE_URL: url, BILLING_DATABASE_URL: billingUrl };
+    const env = { KEYS_DATABASE_URL: url, BILLING_DATABASE_URL: billingUrl, CHAT_DATABASE_URL: chatUrl };
     const first = await migrateAll({ env });
-    expect(first.map((r) => r.service)).toEqual(['keys', 'billing']);
+    expect(first.map((r) => r.service)).toEqual(['keys', 'billing', 'chat']);
     expect(first[0]).toEqual(expect.objectContaining({ service: 'keys', createdDatabase: true, applied: expect.arrayContaining([expect.stringMatching(/_created_accounts_and_api_keys$/)]) }));
     expect(first[1]).toEqual(expect.objectContaining({ service: 'billing', createdDatabase: true, applied: [expect.stringMatching(/_created_billing_ledger$/)] }));
     const second = await migrateAll({ env });
     expect(second.flatMap((r) => r.applied)).toEqual([]);
     expect(await tables(url)).toEqual(expect.arrayContaining(['_prisma_migrations', 'accounts', 'api_keys']));
     expect(await tables(billingUrl)).toEqual(['_prisma_migrations', 'billing_accounts', 'billing_secrets', 'key_usage', 'ledger_entries', 'reservations', 'usage_entries']);
+    expect(await tables(chatUrl)).toEqual(['_prisma_migrations', 'character_reviews', 'characters']);
   });
 });

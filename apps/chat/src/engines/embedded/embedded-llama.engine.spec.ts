@@ -8,14 +8,16 @@ describe('toWorkerMessages', () => {
         { role: 'developer', content: 'd' },
         { role: 'user', content: 'u' },
         { role: 'assistant', content: 'a' },
-        { role: 'tool', content: 't' },
+        { role: 'tool', content: 't', tool_call_id: 'call_1' },
+        { role: 'assistant', content: '', tool_calls: [{ id: 'call_2', type: 'function', function: { name: 'f', arguments: '{"x":1}' } }] },
       ]),
     ).toEqual([
       { role: 'system', content: 's' },
       { role: 'system', content: 'd' },
       { role: 'user', content: 'u' },
       { role: 'assistant', content: 'a' },
-      { role: 'user', content: 't' },
+      { role: 'user', content: 'Result of tool call call_1: t' },
+      { role: 'assistant', content: '{"name":"f","arguments":{"x":1}}' },
     ]);
   });
 });

@@ -6,7 +6,8 @@ import { DomainError, ErrorCode } from '@svc/errors';
 import { createLogger } from '@svc/logging';
 import { GenerateRequest, GenerateResult, OnText, TextEngine } from '../engine';
 import { abortError, engineClosedError, engineCrashedError, engineUnavailableError } from './engine-errors';
-import { DoneMessage, FailedMessage, ParentMessage, ReadyMessage, TextMessage, WorkerChatMessage, WorkerMessage } from './ipc-messages';
+import { contextLengthExceeded } from '../context-length';
+import { DoneMessage, FailedMessage, GenerateMessage, ParentMessage, ReadyMessage, TextMessage, WorkerChatMessage, WorkerMessage, WorkerTokenLogprob } from './ipc-messages';
 import { SlotQueue } from './slot-queue';
 import { StopMatcher } from './stop-matcher';
 
@@ -59,6 +60,8 @@ interface Generation {
   parts: string[];
   promptTokens: number;
   completionTokens: number;
+  cachedTokens: number;
+  logprobs?: WorkerTokenLogprob[];
   settled: boolean;
   /** Pieces are handled one after another, each awaiting onText. */
   chain: Promise<void>;
@@ -171,6 +174,8 @@ export class EmbeddedLlamaEngine implements TextEngine {
         parts: [],
         promptTokens: 0,
         completionTokens: 0,
+        cachedTokens: 0,
+        logprobs: request.logprobs ? [] : undefined,
         settled: false,
         chain: Promise.resolve(),
         resolve: (result) => {
@@ -194,6 +199,7 @@ export class EmbeddedLlamaEngine implements TextEngine {
         temperature: request.temperature ?? 1,
         topP: request.topP ?? 1,
         seed: request.seed === undefined ? undefined : request.seed >>> 0,
+        ...workerFeatures(request),
         window: PIECE_WINDOW,
       });
     });
@@ -252,7 +258,10 @@ export class EmbeddedLlamaEngine implements TextEngine {
         return this.log.warn({ llamaLevel: message.level, line: message.message }, 'llama.cpp');
       case 'started': {
         const gen = this.generations.get(message.id);
-        if (gen) gen.promptTokens = message.promptTokens;
+        if (gen) {
+          gen.promptTokens = message.promptTokens;
+          gen.cachedTokens = message.reusedTokens;
+        }
         this.log.debug({ id: message.id, promptTokens: message.promptTokens, reusedTokens: message.reusedTokens }, 'generation started');
         return;
       }
@@ -313,6 +322,7 @@ export class EmbeddedLlamaEngine implements TextEngine {
     if (gen.settled) return;
     const { emit, stopped } = gen.stop.push(message.text);
     gen.completionTokens = message.completionTokens;
+    if (message.logprobs) gen.logprobs?.push(...message.logprobs);
     await this.emit(gen, emit);
     if (gen.settled) return;
     if (stopped) {
@@ -352,7 +362,11 @@ export class EmbeddedLlamaEngine implements TextEngine {
     gen.release();
     this.log.warn({ id: message.id, code: message.code }, 'generation failed');
     const error =
-      message.code === 'prompt_too_long' ? new DomainError(ErrorCode.Validation, message.message) : engineUnavailableError(`generation failed: ${message.message}`);
+      message.code === 'prompt_too_long'
+        ? contextLengthExceeded(message.promptTokens, message.contextTokens)
+        : message.code === 'bad_grammar'
+          ? new DomainError(ErrorCode.Validation, `response_format: this JSON schema cannot be enforced on this model (${message.message})`)
+          : engineUnavailableError(`generation failed: ${message.message}`);
     gen.chain = gen.chain.then(() => this.settleError(gen, error));
   }
 
@@ -365,7 +379,14 @@ export class EmbeddedLlamaEngine implements TextEngine {
   private settleResult(gen: Generation, finishReason: GenerateResult['finishReason']): void {
     if (gen.settled) return;
     gen.settled = true;
-    gen.resolve({ text: gen.parts.join(''), finishReason, promptTokens: gen.promptTokens, completionTokens: gen.completionTokens });
+    gen.resolve({
+      text: gen.parts.join(''),
+      finishReason,
+      promptTokens: gen.promptTokens,
+      completionTokens: gen.completionTokens,
+      cachedTokens: gen.cachedTokens,
+      ...(gen.logprobs ? { logprobs: { content: gen.logprobs, refusal: null } } : {}),
+    });
   }
 
   private settleError(gen: Generation, err: Error): void {
@@ -379,12 +400,43 @@ export class EmbeddedLlamaEngine implements TextEngine {
   }
 }
 
+/** The optional sampling, grammar and cache fields of a generate message. */
+function workerFeatures(request: GenerateRequest): Partial<GenerateMessage> {
+  const features: Partial<GenerateMessage> = {};
+  if (request.topK !== undefined) features.topK = request.topK;
+  if (request.minP !== undefined) features.minP = request.minP;
+  const { repetitionPenalty: repetition, presencePenalty: presence, frequencyPenalty: frequency } = request;
+  if (repetition !== undefined || presence !== undefined || frequency !== undefined) features.penalties = { repetition, presence, frequency };
+  if (request.output) features.grammar = request.output.kind === 'json_object' ? { kind: 'json_object' } : { kind: 'json_schema', schema: request.output.schema };
+  if (request.logprobs) features.logprobs = { top: request.topLogprobs ?? 0 };
+  if (request.cacheKey !== undefined) features.cacheKey = request.cacheKey;
+  return features;
+}
+
 /** developer counts as system, tool results as user: ChatML-style templates know only these three. */
 export function toWorkerMessages(messages: ChatMessage[]): WorkerChatMessage[] {
   return messages.map((m) => ({
     role: m.role === 'assistant' ? 'assistant' : m.role === 'system' || m.role === 'developer' ? 'system' : 'user',
-    content: m.content,
+    content: textForTemplate(m),
   }));
+}
+
+/** Tool calls and tool results as plain text, the way the embedded tool prompt describes them (docs/chat.md). */
+function textForTemplate(m: ChatMessage): string {
+  if (m.role === 'tool') return `Result of tool call ${m.tool_call_id ?? ''}: ${m.content}`;
+  if (m.role === 'assistant' && m.tool_calls?.length) {
+    const calls = m.tool_calls.map((c) => JSON.stringify({ name: c.function.name, arguments: safeJson(c.function.arguments) }));
+    return [m.content, ...calls].filter(Boolean).join('\n');
+  }
+  return m.content;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {

@@ -26,8 +26,27 @@ export interface GenerateMessage {
   temperature: number;
   topP: number;
   seed: number | undefined;
+  topK?: number;
+  minP?: number;
+  /** node-llama-cpp repeat penalties: repetition (>0, 1 = off), presence and frequency (OpenAI's). */
+  penalties?: { repetition?: number; presence?: number; frequency?: number };
+  /** A grammar the output must follow (JSON, or JSON matching a schema). */
+  grammar?: WorkerGrammar;
+  /** Per-token log probabilities with `top` alternatives each. */
+  logprobs?: { top: number };
+  /** prompt_cache_key: prefer the sequence last used with this key. */
+  cacheKey?: string;
   /** Text pieces the worker may send before it must wait for a `credit`. */
   window: number;
+}
+
+export type WorkerGrammar = { kind: 'json_object' } | { kind: 'json_schema'; schema: Record<string, unknown> };
+
+export interface WorkerTokenLogprob {
+  token: string;
+  logprob: number;
+  bytes: number[];
+  top_logprobs: Array<{ token: string; logprob: number; bytes: number[] }>;
 }
 
 /** The parent consumed `pieces` text messages: the worker may send that many more. */
@@ -78,6 +97,8 @@ export interface TextMessage {
   text: string;
   /** Completion tokens generated up to and including this piece. */
   completionTokens: number;
+  /** One entry per token of this piece, when log probabilities were asked for. */
+  logprobs?: WorkerTokenLogprob[];
 }
 
 export type WorkerStopReason = 'eos' | 'length' | 'cancelled';
@@ -91,13 +112,16 @@ export interface DoneMessage {
   generateMs: number;
 }
 
-export type FailureCode = 'prompt_too_long' | 'busy' | 'internal';
+export type FailureCode = 'prompt_too_long' | 'bad_grammar' | 'busy' | 'internal';
 
 export interface FailedMessage {
   type: 'failed';
   id: number;
   code: FailureCode;
   message: string;
+  /** For `prompt_too_long`: the prompt's tokens and the context size. */
+  promptTokens?: number;
+  contextTokens?: number;
 }
 
 /** A llama.cpp log line at warn level or above (never contains prompts or output). */

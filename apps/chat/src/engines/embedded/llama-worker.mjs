@@ -11,10 +11,16 @@ const DETOKENIZE_CONTEXT = 16;
 /** Cap for the default context when none is configured: 'auto' could reserve the full trained size. */
 const DEFAULT_CONTEXT_CAP = 4096;
 
-/** @type {{ model: any, context: any, chatWrapper: any } | undefined} */
+/** @type {{ llama: any, model: any, context: any, chatWrapper: any, GrammarState: any } | undefined} */
 let state;
-/** @type {any[]} */
+/** Free sequences, each with the cache key of its last request (prompt_cache_key). */
+/** @type {{ sequence: any, cacheKey: string | undefined, lastUsed: number }[]} */
 const freeSequences = [];
+/** Grammars by their JSON spec: compiling one costs more than a short generation. */
+const grammars = new Map();
+const GRAMMAR_CACHE_LIMIT = 32;
+/** Tokens the repeat penalties look back on (llama.cpp's usual window). */
+const PENALTY_WINDOW = 64;
 /** @type {Map<number, { cancelled: boolean, credits: number, wake: (() => void) | undefined }>} */
 const jobs = new Map();
 
@@ -57,7 +63,7 @@ process.on('message', (message) => {
 async function init({ modelPath, contextSize, sequences, threads }) {
   const started = performance.now();
   try {
-    const { getLlama, LlamaLogLevel, resolveChatWrapper } = await import('node-llama-cpp');
+    const { getLlama, LlamaLogLevel, resolveChatWrapper, LlamaGrammarEvaluationState } = await import('node-llama-cpp');
     const llama = await getLlama({
       gpu: false,
       build: 'never',
@@ -71,9 +77,9 @@ async function init({ modelPath, contextSize, sequences, threads }) {
       sequences,
       threads,
     });
-    for (let i = 0; i < sequences; i++) freeSequences.push(context.getSequence());
+    for (let i = 0; i < sequences; i++) freeSequences.push({ sequence: context.getSequence(), cacheKey: undefined, lastUsed: 0 });
     const chatWrapper = resolveChatWrapper(model);
-    state = { model, context, chatWrapper };
+    state = { llama, model, context, chatWrapper, GrammarState: LlamaGrammarEvaluationState };
     send({
       type: 'ready',
       loadMs: Math.round(performance.now() - started),
@@ -91,34 +97,68 @@ async function init({ modelPath, contextSize, sequences, threads }) {
 
 async function generate(request) {
   const { id } = request;
-  const sequence = freeSequences.pop();
-  if (!state || !sequence) {
+  if (!state || freeSequences.length === 0) {
     send({ type: 'failed', id, code: 'busy', message: state ? 'no free sequence' : 'model not loaded' });
     return;
   }
   const job = { cancelled: false, credits: request.window, wake: undefined };
   jobs.set(id, job);
   let outcome;
+  let slot;
   try {
-    outcome = await runJob(request, sequence, job);
+    const prompt = tokenizePrompt(request.messages);
+    slot = takeSequence(prompt, request.cacheKey);
+    outcome = await runJob(request, prompt, slot.sequence, job);
   } catch (err) {
     outcome = { type: 'failed', id, code: 'internal', message: errorMessage(err) };
   }
   // Free the sequence before reporting: the parent may send the next request as soon as it reads this.
   jobs.delete(id);
-  freeSequences.push(sequence);
+  if (slot) {
+    slot.cacheKey = request.cacheKey;
+    slot.lastUsed = performance.now();
+    freeSequences.push(slot);
+  }
   send(outcome);
 }
 
+/**
+ * The free sequence to run on: the one last used with the same prompt_cache_key, else the one
+ * whose cached tokens share the longest prefix with this prompt, else the least recently used.
+ */
+function takeSequence(prompt, cacheKey) {
+  let best = 0;
+  let bestScore = -1;
+  for (let i = 0; i < freeSequences.length; i++) {
+    const slot = freeSequences[i];
+    const shared = slot.sequence.compareContextTokens(prompt).firstDifferentIndex;
+    const keyed = cacheKey !== undefined && slot.cacheKey === cacheKey;
+    // Key match first, then shared prefix, then age (older first: keep recent prefixes for their owners).
+    const score = (keyed ? 1e12 : 0) + shared * 1e3 - Math.min(slot.lastUsed / 1e6, 999);
+    if (score > bestScore) {
+      best = i;
+      bestScore = score;
+    }
+  }
+  return freeSequences.splice(best, 1)[0];
+}
+
 /** Generates on `sequence`; returns the final `done` or `failed` message. */
-async function runJob(request, sequence, job) {
+async function runJob(request, prompt, sequence, job) {
   const { id } = request;
   const started = performance.now();
-  const prompt = tokenizePrompt(request.messages);
   const promptTokens = prompt.length;
   if (promptTokens >= sequence.contextSize) {
     const message = `The prompt is ${promptTokens} tokens, but the model's context holds ${sequence.contextSize}.`;
-    return { type: 'failed', id, code: 'prompt_too_long', message };
+    return { type: 'failed', id, code: 'prompt_too_long', message, promptTokens, contextTokens: sequence.contextSize };
+  }
+  let grammarState;
+  if (request.grammar) {
+    try {
+      grammarState = new state.GrammarState({ model: state.model, grammar: await grammarFor(request.grammar) });
+    } catch (err) {
+      return { type: 'failed', id, code: 'bad_grammar', message: errorMessage(err) };
+    }
   }
   const reusedTokens = await reusePrefix(sequence, prompt);
   send({ type: 'started', id, promptTokens, reusedTokens });
@@ -127,22 +167,34 @@ async function runJob(request, sequence, job) {
   let reason = budget > 0 ? 'eos' : 'length';
   let completionTokens = 0;
   let pending = [];
+  let pendingLogprobs = [];
   let recent = prompt.slice(-DETOKENIZE_CONTEXT);
-  const emit = async (text) => {
+  const generated = [];
+  const emit = async (text, logprobs) => {
     if (!text) return;
     await takeCredit(job);
-    if (!job.cancelled) send({ type: 'text', id, text, completionTokens });
+    if (!job.cancelled) send({ type: 'text', id, text, completionTokens, ...(logprobs ? { logprobs } : {}) });
   };
   if (budget > 0 && !job.cancelled) {
-    const options = { temperature: request.temperature, topP: request.topP, seed: request.seed };
-    for await (const token of sequence.evaluate(prompt.slice(reusedTokens), options)) {
+    const options = samplingOptions(request, prompt, generated, grammarState);
+    const wantLogprobs = request.logprobs !== undefined;
+    const tokens = prompt.slice(reusedTokens);
+    const stream = wantLogprobs
+      ? sequence.evaluateWithMetadata(tokens, { confidence: true, probabilities: request.logprobs.top > 0 }, options)
+      : sequence.evaluate(tokens, options);
+    for await (const item of stream) {
+      const token = wantLogprobs ? item.token : item;
       completionTokens++;
+      generated.push(token);
       pending.push(token);
+      if (wantLogprobs) pendingLogprobs.push(logprobOf(token, item, request.logprobs.top));
       const text = state.model.detokenize(pending, false, recent);
       if (!(text.endsWith('\uFFFD') && pending.length < MAX_PENDING_TOKENS)) {
         recent = recent.concat(pending).slice(-DETOKENIZE_CONTEXT);
         pending = [];
-        await emit(text);
+        const lp = wantLogprobs ? pendingLogprobs : undefined;
+        pendingLogprobs = [];
+        await emit(text, lp);
       }
       if (job.cancelled) break;
       if (completionTokens >= budget) {
@@ -152,8 +204,57 @@ async function runJob(request, sequence, job) {
     }
   }
   if (job.cancelled) reason = 'cancelled';
-  else if (pending.length > 0) await emit(state.model.detokenize(pending, false, recent));
+  else if (pending.length > 0) await emit(state.model.detokenize(pending, false, recent), request.logprobs ? pendingLogprobs : undefined);
   return { type: 'done', id, reason, promptTokens, completionTokens, generateMs: Math.round(performance.now() - started) };
+}
+
+/** node-llama-cpp sampling options for a request; penalties only when asked for. */
+function samplingOptions(request, prompt, generated, grammarState) {
+  const options = { temperature: request.temperature, topP: request.topP, seed: request.seed };
+  if (request.topK !== undefined) options.topK = request.topK;
+  if (request.minP !== undefined) options.minP = request.minP;
+  if (grammarState) options.grammarEvaluationState = grammarState;
+  const { repetition, presence, frequency } = request.penalties ?? {};
+  if (repetition !== undefined || presence !== undefined || frequency !== undefined) {
+    // repetition_penalty (vLLM/transformers) looks at the prompt too; presence/frequency (OpenAI) at the output only.
+    const base = repetition !== undefined ? prompt.slice(-PENALTY_WINDOW) : [];
+    options.repeatPenalty = {
+      punishTokens: () => base.concat(generated.slice(-PENALTY_WINDOW)).slice(-PENALTY_WINDOW),
+      maxPunishTokens: PENALTY_WINDOW,
+      penalty: repetition ?? 1,
+      presencePenalty: presence ?? 0,
+      frequencyPenalty: frequency ?? 0,
+    };
+  }
+  return options;
+}
+
+/** OpenAI's logprob entry for one sampled token (natural log of the probability after sampling filters). */
+function logprobOf(token, item, top) {
+  const entry = (t, p) => {
+    const text = state.model.detokenize([t], true);
+    return { token: text, logprob: Math.log(Math.max(p, 1e-45)), bytes: [...Buffer.from(text, 'utf8')] };
+  };
+  const head = entry(token, item.confidence ?? 0);
+  const alternatives = [];
+  if (top > 0 && item.probabilities) {
+    for (const [t, p] of item.probabilities) {
+      alternatives.push(entry(t, p));
+      if (alternatives.length >= top) break;
+    }
+  }
+  return { ...head, top_logprobs: alternatives };
+}
+
+async function grammarFor(spec) {
+  const key = JSON.stringify(spec);
+  let grammar = grammars.get(key);
+  if (!grammar) {
+    grammar = spec.kind === 'json_object' ? await state.llama.getGrammarFor('json') : await state.llama.createGrammarForJsonSchema(spec.schema);
+    if (grammars.size >= GRAMMAR_CACHE_LIMIT) grammars.delete(grammars.keys().next().value);
+    grammars.set(key, grammar);
+  }
+  return grammar;
 }
 
 /** The prompt exactly as node-llama-cpp's LlamaChat would build it from the model's chat template. */

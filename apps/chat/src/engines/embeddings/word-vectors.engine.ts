@@ -74,6 +74,12 @@ export class WordVectorsEngine {
     return result;
   }
 
+  /** Tokens per input as `embed` counts them (words, known or not), without embedding. */
+  countTokens(inputs: string[]): number[] {
+    const { header, pattern } = this.loaded();
+    return inputs.map((input) => ((header.lowercase ? input.toLowerCase() : input).match(pattern) ?? []).length);
+  }
+
   async close(): Promise<void> {
     this.vectors = undefined;
     this.header = undefined;

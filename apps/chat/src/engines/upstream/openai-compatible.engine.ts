@@ -1,48 +1,75 @@
-import { Pool } from 'undici';
+import { ChatMessage, ChoiceLogprobs, ToolCall } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
+import { UpstreamRouter } from '../../routing/upstream-router';
+import { UpstreamEndpointConfig } from '../../routing/upstream-endpoint';
+import { CircuitBreakerOptions } from '../../routing/circuit-breaker';
+import { BackoffOptions } from '../../routing/backoff';
 import { GenerateRequest, GenerateResult, GenerationAbortedError, OnText, TextEngine } from '../engine';
 import { sseData } from './sse-lines';
-import { upstreamHttpError, upstreamTransportError } from './upstream-errors';
+import { upstreamTransportError } from './upstream-errors';
 
 export interface OpenAICompatibleEngineOptions {
-  /** Base URL including the API prefix, e.g. `http://127.0.0.1:8000/v1`. */
+  /** Base URL including the API prefix, e.g. `http://127.0.0.1:8000/v1` (the first endpoint). */
   baseUrl: string;
   model: string;
   apiKey?: string;
+  /** More endpoints serving the same model (see UpstreamRouter). */
+  endpoints?: Array<Partial<UpstreamEndpointConfig> & { baseUrl: string }>;
   timeoutMs: number;
   connections: number;
+  retries?: number;
+  healthCheckIntervalMs?: number;
+  circuitBreaker?: CircuitBreakerOptions;
+  backoff?: BackoffOptions;
+  logger?: { warn(obj: object, msg: string): void };
 }
 
+interface UpstreamToolCallDelta {
+  index?: number;
+  id?: string;
+  type?: 'function';
+  function?: { name?: string; arguments?: string };
+}
 interface UpstreamChoice {
-  message?: { content?: string | null };
-  delta?: { content?: string | null };
+  index?: number;
+  message?: { content?: string | null; tool_calls?: ToolCall[] };
+  delta?: { content?: string | null; tool_calls?: UpstreamToolCallDelta[] };
   finish_reason?: string | null;
+  logprobs?: ChoiceLogprobs | null;
+}
+interface UpstreamUsage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  prompt_tokens_details?: { cached_tokens?: number } | null;
 }
 interface UpstreamBody {
   choices?: UpstreamChoice[];
-  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+  usage?: UpstreamUsage | null;
 }
 
-/** Any OpenAI-compatible server (vLLM, llama.cpp server, Ollama, ...), over a pooled keep-alive connection. */
+/**
+ * Any OpenAI-compatible server (vLLM, llama.cpp server, Ollama, ...), on one or several endpoints
+ * through UpstreamRouter. Request features pass through as sent (content parts, tools,
+ * response_format, sampling fields and fields this API does not know); counts come from the
+ * upstream's `usage`.
+ */
 export class OpenAICompatibleEngine implements TextEngine {
   readonly kind = 'upstream' as const;
-  private readonly pool: Pool;
-  private readonly path: string;
-  private readonly headers: Record<string, string>;
+  readonly router: UpstreamRouter;
 
-  constructor(private readonly options: OpenAICompatibleEngineOptions) {
-    const url = new URL(options.baseUrl);
-    this.pool = new Pool(url.origin, {
+  constructor(options: OpenAICompatibleEngineOptions) {
+    const first: UpstreamEndpointConfig = { baseUrl: options.baseUrl, model: options.model, apiKey: options.apiKey };
+    const more = (options.endpoints ?? []).map((e) => ({ baseUrl: e.baseUrl, model: e.model ?? options.model, apiKey: e.apiKey ?? options.apiKey }));
+    this.router = new UpstreamRouter({
+      endpoints: [first, ...more],
+      timeoutMs: options.timeoutMs,
       connections: options.connections,
-      pipelining: 1,
-      keepAliveTimeout: 30_000,
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      connect: { timeout: Math.min(options.timeoutMs, 10_000) },
+      retries: options.retries ?? 2,
+      healthCheckIntervalMs: options.healthCheckIntervalMs ?? 0,
+      circuitBreaker: options.circuitBreaker ?? { failureThreshold: 5, cooldownMs: 30_000 },
+      backoff: options.backoff,
+      logger: options.logger,
     });
-    this.path = `${url.pathname.replace(/\/$/, '')}/chat/completions`;
-    this.headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    if (options.apiKey) this.headers.authorization = `Bearer ${options.apiKey}`;
   }
 
   async ready(): Promise<void> {
@@ -51,43 +78,35 @@ export class OpenAICompatibleEngine implements TextEngine {
 
   async generate(request: GenerateRequest, onText?: OnText): Promise<GenerateResult> {
     const stream = onText !== undefined;
-    const body = JSON.stringify({
-      model: this.options.model,
-      messages: request.messages,
-      max_tokens: request.maxTokens,
-      temperature: request.temperature,
-      top_p: request.topP,
-      stop: request.stop,
-      seed: request.seed,
-      stream,
-      ...(stream ? { stream_options: { include_usage: true } } : {}),
-    });
-    let res;
+    const body = (model: string) => JSON.stringify(upstreamBody(request, model, stream));
+    let routed;
     try {
-      res = await this.pool.request({ method: 'POST', path: this.path, headers: this.headers, body, signal: request.signal });
+      routed = await this.router.send((endpoint) => body(endpoint.config.model), request.signal, request.cacheKey);
     } catch (err) {
-      throw request.signal.aborted ? abortError() : upstreamTransportError(err);
-    }
-    if (res.statusCode >= 400) {
-      const text = await res.body.text().catch(() => '');
-      throw upstreamHttpError(res.statusCode, text);
+      if (request.signal.aborted) throw abortError();
+      throw err instanceof DomainError ? err : upstreamTransportError(err);
     }
     try {
+      const res = routed.response;
       return stream ? await this.readStream(res.body, onText) : this.readCompletion((await res.body.json()) as UpstreamBody);
     } catch (err) {
       if (err instanceof DomainError) throw err;
       throw request.signal.aborted ? abortError() : upstreamTransportError(err);
+    } finally {
+      routed.release();
     }
   }
 
   private readCompletion(body: UpstreamBody): GenerateResult {
     const choice = body.choices?.[0];
     if (!choice) throw new DomainError(ErrorCode.Upstream, 'The model server returned no choices.');
+    const toolCalls = choice.message?.tool_calls?.length ? choice.message.tool_calls : undefined;
     return {
       text: choice.message?.content ?? '',
-      finishReason: choice.finish_reason === 'length' ? 'length' : 'stop',
-      promptTokens: body.usage?.prompt_tokens ?? 0,
-      completionTokens: body.usage?.completion_tokens ?? 0,
+      finishReason: finishOf(choice.finish_reason, toolCalls !== undefined),
+      ...countsOf(body.usage),
+      ...(toolCalls ? { toolCalls } : {}),
+      ...(choice.logprobs ? { logprobs: choice.logprobs } : {}),
     };
   }
 
@@ -96,13 +115,26 @@ export class OpenAICompatibleEngine implements TextEngine {
     let finish: string | null | undefined;
     let usage: UpstreamBody['usage'];
     let pieces = 0;
+    let ended = false;
+    const calls: Array<{ id: string; name: string; arguments: string }> = [];
+    const logprobs: NonNullable<ChoiceLogprobs['content']> = [];
     for await (const data of sseData(body)) {
-      if (data === '[DONE]') break;
+      if (data === '[DONE]') {
+        ended = true;
+        break;
+      }
       const chunk = JSON.parse(data) as UpstreamBody;
       if (chunk.usage) usage = chunk.usage;
       const choice = chunk.choices?.[0];
       if (!choice) continue;
       finish = choice.finish_reason ?? finish;
+      if (choice.logprobs?.content) logprobs.push(...choice.logprobs.content);
+      for (const delta of choice.delta?.tool_calls ?? []) {
+        const call = (calls[delta.index ?? 0] ??= { id: '', name: '', arguments: '' });
+        if (delta.id) call.id = delta.id;
+        if (delta.function?.name) call.name += delta.function.name;
+        if (delta.function?.arguments) call.arguments += delta.function.arguments;
+      }
       const piece = choice.delta?.content;
       if (piece) {
         text += piece;
@@ -110,17 +142,73 @@ export class OpenAICompatibleEngine implements TextEngine {
         await onText(piece);
       }
     }
+    // A stream cut before [DONE] and without a finish reason is a failure, not a short answer.
+    if (!ended && !finish) throw new DomainError(ErrorCode.Upstream, 'The model server ended the stream early.');
+    const toolCalls: ToolCall[] = calls.filter(Boolean).map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+    const counts = countsOf(usage);
     return {
       text,
-      finishReason: finish === 'length' ? 'length' : 'stop',
-      promptTokens: usage?.prompt_tokens ?? 0,
+      finishReason: finishOf(finish, toolCalls.length > 0),
+      ...counts,
+      // Without a usage chunk (the server ignored stream_options) each content delta counts as one token.
       completionTokens: usage?.completion_tokens ?? pieces,
+      ...(toolCalls.length ? { toolCalls } : {}),
+      ...(logprobs.length ? { logprobs: { content: logprobs, refusal: null } } : {}),
     };
   }
 
   async close(): Promise<void> {
-    await this.pool.close();
+    await this.router.close();
   }
+}
+
+/** The body sent upstream: unknown fields first, so ours (model above all) win. */
+export function upstreamBody(request: GenerateRequest, model: string, stream: boolean): Record<string, unknown> {
+  return {
+    ...(request.passthrough ?? {}),
+    model,
+    messages: request.messages.map(upstreamMessage),
+    max_tokens: request.maxTokens,
+    temperature: request.temperature,
+    top_p: request.topP,
+    top_k: request.topK,
+    min_p: request.minP,
+    presence_penalty: request.presencePenalty,
+    frequency_penalty: request.frequencyPenalty,
+    repetition_penalty: request.repetitionPenalty,
+    stop: request.stop,
+    seed: request.seed,
+    logprobs: request.logprobs,
+    top_logprobs: request.topLogprobs,
+    response_format: request.responseFormat,
+    tools: request.tools,
+    tool_choice: request.toolChoice,
+    parallel_tool_calls: request.parallelToolCalls,
+    prompt_cache_key: request.cacheKey,
+    stream,
+    ...(stream ? { stream_options: { include_usage: true } } : {}),
+  };
+}
+
+function upstreamMessage(m: ChatMessage): Record<string, unknown> {
+  return {
+    role: m.role,
+    content: m.parts ?? (m.role === 'assistant' && m.tool_calls?.length && !m.content ? null : m.content),
+    ...(m.name ? { name: m.name } : {}),
+    ...(m.tool_calls ? { tool_calls: m.tool_calls } : {}),
+    ...(m.tool_call_id ? { tool_call_id: m.tool_call_id } : {}),
+  };
+}
+
+function countsOf(usage: UpstreamUsage | null | undefined): Pick<GenerateResult, 'promptTokens' | 'completionTokens' | 'cachedTokens'> {
+  const cached = usage?.prompt_tokens_details?.cached_tokens;
+  return { promptTokens: usage?.prompt_tokens ?? 0, completionTokens: usage?.completion_tokens ?? 0, ...(cached !== undefined ? { cachedTokens: cached } : {}) };
+}
+
+function finishOf(reason: string | null | undefined, hasToolCalls: boolean): GenerateResult['finishReason'] {
+  if (reason === 'length' || reason === 'content_filter') return reason;
+  if (reason === 'tool_calls' || reason === 'function_call' || hasToolCalls) return 'tool_calls';
+  return 'stop';
 }
 
 function abortError(): GenerationAbortedError {

@@ -95,6 +95,8 @@ export async function startRateLimitStack(): Promise<RateLimitStack> {
     stops.push(close);
     const db = await createTestDatabase('gwrl', { migrationsDir: serviceMigrationsDir('keys') });
     stops.push(() => db.drop());
+    const chatDb = await createTestDatabase('gwrlchat', { migrationsDir: serviceMigrationsDir('chat') });
+    stops.push(() => chatDb.drop());
     const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: false });
     stops.push(async () => {
       await deleteByPrefix(redis, prefix);
@@ -112,7 +114,7 @@ export async function startRateLimitStack(): Promise<RateLimitStack> {
     const common = { NATS_URL: nats.url, SVC_CATALOG_PATH: catalogPath, RL_TEST_UPSTREAM_URL: baseUrl };
     const keys = startService('keys', 'apps/keys/src/main.ts', { ...common, KEYS_DATABASE_URL: db.url, KEYS_MIGRATE_ON_BOOT: 'false', KEYS_USED_FLUSH_MS: '500' });
     stops.push(() => keys.stop());
-    const chat = startService('chat', 'apps/chat/src/main.ts', common);
+    const chat = startService('chat', 'apps/chat/src/main.ts', { ...common, CHAT_DATABASE_URL: chatDb.url, CHAT_MIGRATE_ON_BOOT: 'false' });
     stops.push(() => chat.stop());
     await Promise.all([keys.waitFor('keys service ready', 60_000), chat.waitFor('chat service ready', 60_000)]);
 

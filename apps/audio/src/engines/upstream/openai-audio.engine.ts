@@ -1,0 +1,103 @@
+import { Pool } from 'undici';
+import { DomainError } from '@svc/errors';
+import { AudioAbortedError, OnAudio, SpeakRequest, SpeakResult, SpeechEngine, TranscribeRequest, TranscribeResult, TranscriptionEngine } from '../engine';
+import { upstreamHttpError, upstreamTransportError } from './upstream-errors';
+
+export interface OpenAIAudioOptions {
+  /** Base URL including the API prefix, e.g. `http://127.0.0.1:8000/v1`. */
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
+  timeoutMs: number;
+  connections: number;
+}
+
+interface VerboseTranscription {
+  text?: string;
+  language?: string;
+  words?: Array<{ word: string; start: number; end: number }>;
+  segments?: Array<{ text: string; start: number; end: number }>;
+}
+
+/**
+ * OpenAI-compatible audio servers: `/audio/speech` (e.g. Kokoro-FastAPI, openedai-speech) and
+ * `/audio/transcriptions` (whisper.cpp server, faster-whisper servers), over pooled connections.
+ */
+export class OpenAIAudioEngine implements SpeechEngine, TranscriptionEngine {
+  readonly kind = 'upstream' as const;
+  private readonly pool: Pool;
+  private readonly prefix: string;
+  private readonly auth: Record<string, string>;
+
+  constructor(private readonly options: OpenAIAudioOptions) {
+    const url = new URL(options.baseUrl);
+    this.pool = new Pool(url.origin, {
+      connections: options.connections,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      connect: { timeout: Math.min(options.timeoutMs, 10_000) },
+    });
+    this.prefix = url.pathname.replace(/\/$/, '');
+    this.auth = options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {};
+  }
+
+  async ready(): Promise<void> {
+    /* connections open lazily; an unreachable upstream fails per request with 502 */
+  }
+
+  async speak(request: SpeakRequest, onAudio?: OnAudio): Promise<SpeakResult> {
+    const body = JSON.stringify({ model: this.options.model, input: request.input, voice: request.voice, response_format: request.format, speed: request.speed });
+    const res = await this.call(() => this.pool.request({ method: 'POST', path: `${this.prefix}/audio/speech`, headers: { ...this.auth, 'content-type': 'application/json' }, body, signal: request.signal }), request.signal);
+    const chunks: Buffer[] = [];
+    try {
+      for await (const chunk of res.body) {
+        if (onAudio) await onAudio(Buffer.from(chunk as Uint8Array));
+        else chunks.push(Buffer.from(chunk as Uint8Array));
+      }
+    } catch (err) {
+      throw request.signal.aborted ? new AudioAbortedError('aborted') : upstreamTransportError(err);
+    }
+    return { audio: Buffer.concat(chunks), characters: [...request.input].length };
+  }
+
+  async transcribe(request: TranscribeRequest): Promise<TranscribeResult> {
+    const form = new FormData();
+    form.set('file', new Blob([request.audio]), 'audio');
+    form.set('model', this.options.model);
+    form.set('response_format', 'verbose_json');
+    if (request.language) form.set('language', request.language);
+    if (request.timestamps) {
+      form.append('timestamp_granularities[]', 'word');
+      form.append('timestamp_granularities[]', 'segment');
+    }
+    const res = await this.call(() => this.pool.request({ method: 'POST', path: `${this.prefix}/audio/transcriptions`, headers: this.auth, body: form as never, signal: request.signal }), request.signal);
+    let parsed: VerboseTranscription;
+    try {
+      parsed = (await res.body.json()) as VerboseTranscription;
+    } catch (err) {
+      throw request.signal.aborted ? new AudioAbortedError('aborted') : upstreamTransportError(err);
+    }
+    return {
+      text: (parsed.text ?? '').trim(),
+      words: (parsed.words ?? []).map((w) => ({ word: w.word.trim(), start: w.start, end: w.end })),
+      segments: (parsed.segments ?? []).map((s) => ({ text: s.text.trim(), start: s.start, end: s.end })),
+      language: parsed.language ?? request.language ?? 'en',
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+
+  private async call(send: () => ReturnType<Pool['request']>, signal: AbortSignal): Promise<Awaited<ReturnType<Pool['request']>>> {
+    let res;
+    try {
+      res = await send();
+    } catch (err) {
+      if (err instanceof DomainError) throw err;
+      throw signal.aborted ? new AudioAbortedError('aborted') : upstreamTransportError(err);
+    }
+    if (res.statusCode >= 400) throw upstreamHttpError(res.statusCode, await res.body.text().catch(() => ''));
+    return res;
+  }
+}

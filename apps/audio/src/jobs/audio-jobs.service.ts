@@ -1,0 +1,164 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Job, Queue, Worker } from 'bullmq';
+import Redis from 'ioredis';
+import { BlobStore, MAX_BLOB_BYTES } from '@svc/blob-store';
+import { Catalog } from '@svc/catalog';
+import { AudioJobRef, CompleteAudioReply, QueueAudioReply, QueueAudioRequest, RetrieveAudioReply, RetrieveAudioRequest } from '@svc/contracts';
+import { DomainError, ErrorCode } from '@svc/errors';
+import { Logger } from '@svc/logging';
+import { BillingSettler } from '@svc/messaging';
+import { AudioPayloads } from '../audio-payloads';
+import { modelOfType } from '../audio-models';
+import { AUDIO_CONFIG, AudioConfig } from '../config';
+import { AudioEngineRegistry } from '../engines/engine-registry';
+import { SPEECH_FORMATS } from '../engines/ffmpeg/audio-formats';
+import { AUDIO_LOGGER, BLOB_STORE, CATALOG } from '../tokens';
+import { AUDIO_QUEUE_NAME, AudioJobData, AudioJobResult } from './audio-job.types';
+
+/** Until jobs have finished here, the estimate of synthesis time per character. */
+const DEFAULT_MS_PER_CHAR = 15;
+
+/**
+ * Asynchronous speech jobs on BullMQ (Redis). Each service process runs a worker (concurrency 1
+ * by default). A job is retried with exponential backoff; a job whose worker died is taken over
+ * when its lock expires (stalled-job recovery). Billing: the gateway held the worst case at queue
+ * time; the job settles it exactly once, with the characters on success or nothing on final
+ * failure (BillingSettler; settling is idempotent in billing).
+ */
+@Injectable()
+export class AudioJobsService implements OnModuleInit, OnApplicationShutdown {
+  private readonly connection: Redis;
+  private readonly queue: Queue<AudioJobData, AudioJobResult>;
+  private worker: Worker<AudioJobData, AudioJobResult> | null = null;
+  private msPerChar = DEFAULT_MS_PER_CHAR;
+
+  constructor(
+    @Inject(CATALOG) private readonly catalog: Catalog,
+    private readonly engines: AudioEngineRegistry,
+    private readonly payloads: AudioPayloads,
+    private readonly billing: BillingSettler,
+    @Inject(BLOB_STORE) private readonly blobs: BlobStore,
+    @Inject(AUDIO_CONFIG) private readonly config: AudioConfig,
+    @Inject(AUDIO_LOGGER) private readonly logger: Logger,
+  ) {
+    this.connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
+    this.queue = new Queue(AUDIO_QUEUE_NAME, { connection: this.connection, prefix: config.AUDIO_QUEUE_PREFIX });
+  }
+
+  onModuleInit(): void {
+    if (!this.config.AUDIO_JOBS_WORKER) return;
+    const worker = new Worker<AudioJobData, AudioJobResult>(AUDIO_QUEUE_NAME, (job) => this.process(job), {
+      connection: new Redis(this.config.REDIS_URL, { maxRetriesPerRequest: null }),
+      prefix: this.config.AUDIO_QUEUE_PREFIX,
+      concurrency: this.config.AUDIO_JOB_CONCURRENCY,
+      lockDuration: this.config.AUDIO_JOB_LOCK_MS,
+      stalledInterval: this.config.AUDIO_JOB_STALLED_INTERVAL_MS,
+      maxStalledCount: 2,
+    });
+    worker.on('failed', (job, err) => job && void this.onFailed(job, err));
+    worker.on('stalled', (jobId) => this.logger.warn({ jobId }, 'audio job stalled (its worker stopped); it is retried'));
+    worker.on('error', (err) => this.logger.error({ err: err.message }, 'audio job worker error'));
+    this.worker = worker;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.worker?.close().catch(() => undefined);
+    await this.queue.close().catch(() => undefined);
+    await this.connection.quit().catch(() => this.connection.disconnect());
+  }
+
+  async enqueue({ caller, params, billing }: QueueAudioRequest): Promise<QueueAudioReply> {
+    const model = modelOfType(this.catalog, params.model, 'tts');
+    this.engines.speechEngine(model); // 503 now rather than a failed job later
+    const queueId = randomUUID();
+    const data: AudioJobData = { accountId: caller.accountId, requestId: caller.requestId, params: { ...params, model: model.id }, billing, characters: [...params.prompt].length };
+    const keepSeconds = Math.ceil(this.config.AUDIO_JOB_RESULT_TTL_MS / 1000);
+    await this.queue.add('speech', data, {
+      jobId: queueId,
+      attempts: this.config.AUDIO_JOB_ATTEMPTS,
+      backoff: { type: 'exponential', delay: this.config.AUDIO_JOB_BACKOFF_MS },
+      removeOnComplete: { age: keepSeconds },
+      removeOnFail: { age: keepSeconds },
+    });
+    this.logger.info({ requestId: caller.requestId, queueId, model: model.id, characters: data.characters }, 'audio job queued');
+    return { model: model.id, queue_id: queueId, status: 'QUEUED' };
+  }
+
+  async retrieve(request: RetrieveAudioRequest): Promise<RetrieveAudioReply> {
+    const job = await this.ownedJob(request);
+    const state = await job.getState();
+    if (state === 'completed') {
+      const result = job.returnvalue;
+      const audio = request.deleteMediaOnCompletion ? await this.blobs.take(result.blobId) : await this.blobs.get(result.blobId);
+      if (!audio) throw new DomainError(ErrorCode.NotFound, 'The audio of this job was deleted or has expired.');
+      if (request.deleteMediaOnCompletion) await job.remove().catch(() => undefined);
+      return { status: 'COMPLETED', contentType: result.contentType, audio: await this.payloads.pack(audio) };
+    }
+    if (state === 'failed') return { status: 'FAILED', error: 'audio generation failed after retries' };
+    const started = job.processedOn ?? job.timestamp;
+    return {
+      status: 'PROCESSING',
+      average_execution_time: Math.round(job.data.characters * this.msPerChar),
+      execution_duration: Math.max(0, Date.now() - started),
+      progress: typeof job.progress === 'number' ? job.progress : 0,
+    };
+  }
+
+  /** Deletes the job and its audio (privacy): what a client calls once it has the audio. */
+  async complete(request: AudioJobRef): Promise<CompleteAudioReply> {
+    const job = await this.ownedJob(request);
+    const state = await job.getState();
+    if (state === 'active') return { success: false };
+    if (state === 'completed') await this.blobs.delete(job.returnvalue.blobId).catch(() => undefined);
+    try {
+      await job.remove();
+    } catch {
+      return { success: false };
+    }
+    return { success: true };
+  }
+
+  private async ownedJob(ref: AudioJobRef): Promise<Job<AudioJobData, AudioJobResult>> {
+    const job = (await this.queue.getJob(ref.queueId)) as Job<AudioJobData, AudioJobResult> | undefined;
+    // Another account's job is reported exactly like a missing one.
+    if (!job || job.data.accountId !== ref.caller.accountId || job.data.params.model !== ref.model) {
+      throw new DomainError(ErrorCode.NotFound, `No audio job ${ref.queueId} for model ${ref.model}.`);
+    }
+    return job;
+  }
+
+  private async process(job: Job<AudioJobData, AudioJobResult>): Promise<AudioJobResult> {
+    const { params, requestId } = job.data;
+    const started = Date.now();
+    const engine = this.engines.speechEngine(modelOfType(this.catalog, params.model, 'tts'));
+    this.logger.info({ requestId, queueId: job.id, attempt: job.attemptsMade + 1 }, 'audio job started');
+    const result = await engine.speak({
+      input: params.prompt,
+      voice: params.voice,
+      format: params.response_format,
+      speed: params.speed,
+      language: params.language,
+      signal: AbortSignal.timeout(Math.max(this.config.AUDIO_REQUEST_TIMEOUT_MS, job.data.characters * 200)),
+      onProgress: (done, total) => void job.updateProgress(Math.round((done / total) * 100)).catch(() => undefined),
+    });
+    if (result.audio.length > MAX_BLOB_BYTES) throw new Error(`the audio is ${result.audio.length} bytes, over the ${MAX_BLOB_BYTES}-byte result limit`);
+    const blob = await this.blobs.put(result.audio, this.config.AUDIO_JOB_RESULT_TTL_MS);
+    const executionMs = Date.now() - started;
+    this.msPerChar = 0.8 * this.msPerChar + 0.2 * (executionMs / Math.max(1, result.characters));
+    this.billing.settle(job.data.billing, requestId, 'completed', { kind: 'tts', characters: result.characters }, executionMs);
+    // The text is not kept once it has been read out.
+    await job.updateData({ ...job.data, params: { ...params, prompt: '' } });
+    this.logger.info({ requestId, queueId: job.id, characters: result.characters, bytes: blob.bytes, ms: executionMs }, 'audio job completed');
+    return { blobId: blob.blobId, bytes: blob.bytes, contentType: SPEECH_FORMATS[params.response_format].contentType, characters: result.characters, executionMs };
+  }
+
+  /** Called after each failed attempt; the hold is released only when no attempt is left. */
+  private async onFailed(job: Job<AudioJobData, AudioJobResult>, err: Error): Promise<void> {
+    const final = job.attemptsMade >= (job.opts.attempts ?? 1);
+    this.logger.warn({ requestId: job.data.requestId, queueId: job.id, attempt: job.attemptsMade, final, err: err.message }, 'audio job attempt failed');
+    if (!final) return;
+    this.billing.settle(job.data.billing, job.data.requestId, 'failed', null);
+    await job.updateData({ ...job.data, params: { ...job.data.params, prompt: '' } }).catch(() => undefined);
+  }
+}

@@ -1,0 +1,88 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { NatsConnection } from 'nats';
+import { Catalog } from '@svc/catalog';
+import { SpeechReply, SpeechRequest, StreamOpenReply, StreamSpeechRequest } from '@svc/contracts';
+import { DomainError, ErrorCode } from '@svc/errors';
+import { Logger } from '@svc/logging';
+import { BillingSettler, NATS_CONNECTION, StreamAbortedError, StreamPublisher } from '@svc/messaging';
+import { AudioPayloads } from '../audio-payloads';
+import { modelOfType } from '../audio-models';
+import { AUDIO_CONFIG, AudioConfig } from '../config';
+import { AudioAbortedError, SpeechEngine } from '../engines/engine';
+import { AudioEngineRegistry } from '../engines/engine-registry';
+import { SPEECH_FORMATS } from '../engines/ffmpeg/audio-formats';
+import { AUDIO_LOGGER, CATALOG } from '../tokens';
+
+@Injectable()
+export class SpeechService {
+  constructor(
+    @Inject(CATALOG) private readonly catalog: Catalog,
+    private readonly engines: AudioEngineRegistry,
+    private readonly payloads: AudioPayloads,
+    private readonly billing: BillingSettler,
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(AUDIO_CONFIG) private readonly config: AudioConfig,
+    @Inject(AUDIO_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async speak({ caller, params, billing }: SpeechRequest): Promise<SpeechReply> {
+    const started = Date.now();
+    try {
+      const model = modelOfType(this.catalog, params.model, 'tts');
+      const engine = this.engines.speechEngine(model);
+      const result = await engine.speak({ input: params.input, voice: params.voice, format: params.response_format, speed: params.speed, language: params.language, signal: AbortSignal.timeout(this.config.AUDIO_REQUEST_TIMEOUT_MS) });
+      this.billing.settle(billing, caller.requestId, 'completed', { kind: 'tts', characters: result.characters }, Date.now() - started);
+      this.logger.info({ requestId: caller.requestId, model: model.id, characters: result.characters, bytes: result.audio.length, ms: Date.now() - started }, 'speech');
+      return { contentType: SPEECH_FORMATS[params.response_format].contentType, audio: await this.payloads.pack(result.audio), characters: result.characters };
+    } catch (err) {
+      this.billing.settle(billing, caller.requestId, 'failed', null);
+      throw toDomainError(err, this.logger, caller.requestId);
+    }
+  }
+
+  /** Validates, answers the open request at once, then streams encoded audio as it is produced. */
+  openStream(request: StreamSpeechRequest): StreamOpenReply {
+    let engine: SpeechEngine;
+    try {
+      engine = this.engines.speechEngine(modelOfType(this.catalog, request.params.model, 'tts'));
+    } catch (err) {
+      this.billing.settle(request.billing, request.caller.requestId, 'failed', null);
+      throw err;
+    }
+    const publisher = new StreamPublisher(this.nc, request.stream, { heartbeatMs: this.config.STREAM_HEARTBEAT_MS, ackTimeoutMs: this.config.STREAM_ACK_TIMEOUT_MS, requestId: request.caller.requestId });
+    void this.produce(request, engine, publisher);
+    return publisher.reply();
+  }
+
+  private async produce({ caller, params, billing }: StreamSpeechRequest, engine: SpeechEngine, publisher: StreamPublisher): Promise<void> {
+    const started = Date.now();
+    const signal = AbortSignal.any([publisher.signal, AbortSignal.timeout(this.config.AUDIO_REQUEST_TIMEOUT_MS)]);
+    let bytes = 0;
+    try {
+      const result = await engine.speak({ input: params.input, voice: params.voice, format: params.response_format, speed: params.speed, language: params.language, signal }, async (chunk) => {
+        bytes += chunk.length;
+        await publisher.chunk(chunk.toString('base64'));
+      });
+      this.billing.settle(billing, caller.requestId, 'completed', { kind: 'tts', characters: result.characters }, Date.now() - started);
+      publisher.end({ usage: { prompt_tokens: result.characters, completion_tokens: 0, total_tokens: result.characters }, finishReason: 'stop' });
+      this.logger.info({ requestId: caller.requestId, model: params.model, characters: result.characters, bytes, ms: Date.now() - started }, 'speech stream');
+    } catch (err) {
+      // A stream cut by the client is billed for the whole input: synthesis ran ahead of the reader.
+      const cut = err instanceof AudioAbortedError || err instanceof StreamAbortedError || publisher.signal.aborted;
+      if (cut && bytes > 0) this.billing.settle(billing, caller.requestId, 'cut', { kind: 'tts', characters: [...params.input].length }, Date.now() - started);
+      else this.billing.settle(billing, caller.requestId, 'failed', null);
+      if (cut) {
+        publisher.close();
+        return;
+      }
+      publisher.error(toDomainError(err, this.logger, caller.requestId).toPayload());
+    }
+  }
+}
+
+export function toDomainError(err: unknown, logger: Logger, requestId: string): DomainError {
+  if (err instanceof DomainError) return err;
+  if (err instanceof AudioAbortedError || (err as { name?: string })?.name === 'TimeoutError') return new DomainError(ErrorCode.Timeout, 'The audio request took too long.');
+  logger.error({ requestId, err: err instanceof Error ? err.message : String(err) }, 'audio request failed');
+  return new DomainError(ErrorCode.Internal, 'Audio processing failed.');
+}

@@ -1,0 +1,30 @@
+/** A character row as the service works with it (the system prompt never leaves the chat service). */
+export interface CharacterRecord {
+  id: string;
+  slug: string;
+  name: string;
+  description: string | null;
+  systemPrompt: string;
+  modelId: string;
+  tags: string[];
+  categories: string[];
+  adult: boolean;
+  webEnabled: boolean;
+  featured: boolean;
+  author: string;
+  imports: number;
+  ratingCount: number;
+  ratingSum: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface CharacterReviewRecord {
+  id: string;
+  characterId: string;
+  rating: number;
+  message: string | null;
+  username: string;
+  locale: string | null;
+  createdAt: Date;
+}

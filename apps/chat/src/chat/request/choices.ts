@@ -1,0 +1,65 @@
+import { ModelDefinition } from '@svc/catalog';
+import { ChatCompletionParams } from '@svc/contracts';
+import { DomainError, ErrorCode } from '@svc/errors';
+import { GenerateResult, TextEngine } from '../../engines/engine';
+import { toGenerateRequest } from './generate-request';
+import { runGeneration } from './run-generation';
+
+/** A model that may answer a request: the requested one first, then its `fallbacks` in order. */
+export interface Candidate {
+  model: ModelDefinition;
+  /** Resolves the engine lazily: an unavailable fallback fails only when it is reached. */
+  engine: () => TextEngine;
+}
+
+export interface ChoiceEvents {
+  /** A piece of choice `index`'s text. */
+  text?(index: number, text: string): Promise<void>;
+  /** Choice `index` finished (streaming sends its finish chunk here). */
+  done?(index: number, result: GenerateResult): Promise<void>;
+}
+
+export interface Choices {
+  model: ModelDefinition;
+  results: GenerateResult[];
+}
+
+/** Failures a fallback model may answer instead: the model server failed, not the request. */
+const FALLBACK_CODES = new Set<ErrorCode>([ErrorCode.Upstream, ErrorCode.ServiceUnavailable, ErrorCode.Timeout, ErrorCode.RateLimited]);
+
+/**
+ * Generates the request's `n` choices (one after another; seed + i when a seed is given) on the
+ * first candidate that answers. A candidate that fails with a server-side error before any
+ * output passes the request to the next; validation errors and failures after output do not.
+ */
+export async function generateChoices(candidates: Candidate[], params: ChatCompletionParams, signal: AbortSignal, events: ChoiceEvents = {}): Promise<Choices> {
+  const n = params.n ?? 1;
+  let lastError: unknown;
+  for (const [position, candidate] of candidates.entries()) {
+    const base = toGenerateRequest(candidate.model, params, signal);
+    let produced = false;
+    const results: GenerateResult[] = [];
+    try {
+      const engine = candidate.engine();
+      for (let index = 0; index < n; index++) {
+        const request = { ...base, ...(base.seed !== undefined ? { seed: base.seed + index } : {}) };
+        const onText = events.text
+          ? async (text: string) => {
+              produced = true;
+              await events.text!(index, text);
+            }
+          : undefined;
+        const result = await runGeneration(engine, request, onText);
+        results.push(result);
+        produced = true;
+        await events.done?.(index, result);
+      }
+      return { model: candidate.model, results };
+    } catch (err) {
+      lastError = err;
+      const last = position === candidates.length - 1;
+      if (last || produced || signal.aborted || !(err instanceof DomainError) || !FALLBACK_CODES.has(err.code)) throw err;
+    }
+  }
+  throw lastError;
+}

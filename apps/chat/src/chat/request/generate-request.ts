@@ -1,0 +1,82 @@
+import { ModelDefinition } from '@svc/catalog';
+import { ChatCompletionParams, ToolDefinition } from '@svc/contracts';
+import { GenerateRequest, OutputConstraint } from '../../engines/engine';
+import { capable, checkContentParts, fieldError } from './content-parts';
+import { toGrammarSchema } from './json-schema-subset';
+
+export const DEFAULT_MAX_TOKENS = 512;
+
+/**
+ * Validates the request features against the model (catalog capabilities, cross-field rules) and
+ * maps them onto an engine request. Throws a 400 DetailedError naming the field.
+ * `max_tokens` is capped by the model's maxCompletionTokens (default 512).
+ */
+export function toGenerateRequest(model: ModelDefinition, params: ChatCompletionParams, signal: AbortSignal): GenerateRequest {
+  checkContentParts(model, params.messages);
+  checkTools(model, params);
+  if (params.top_logprobs !== undefined && !params.logprobs) throw fieldError(['top_logprobs'], 'top_logprobs requires logprobs: true.');
+  if (params.logprobs && !capable(model, 'supportsLogProbs')) throw fieldError(['logprobs'], `Model ${model.id} does not return log probabilities (supportsLogProbs is false).`);
+  if ((params.n ?? 1) > 1 && params.tools?.length) throw fieldError(['n'], 'n > 1 cannot be combined with tools.');
+  const cap = model.maxCompletionTokens ?? DEFAULT_MAX_TOKENS;
+  return {
+    messages: params.messages,
+    maxTokens: Math.min(params.max_tokens ?? cap, cap),
+    temperature: params.temperature,
+    topP: params.top_p,
+    topK: params.top_k,
+    minP: params.min_p,
+    presencePenalty: params.presence_penalty,
+    frequencyPenalty: params.frequency_penalty,
+    repetitionPenalty: params.repetition_penalty,
+    stop: params.stop,
+    seed: params.seed,
+    logprobs: params.logprobs,
+    topLogprobs: params.top_logprobs,
+    output: outputConstraint(model, params),
+    responseFormat: params.response_format,
+    tools: embedded(model) ? params.tools?.map(grammarTool) : params.tools,
+    toolChoice: params.tool_choice,
+    parallelToolCalls: params.parallel_tool_calls,
+    cacheKey: params.prompt_cache_key,
+    passthrough: params.passthrough,
+    signal,
+  };
+}
+
+function checkTools(model: ModelDefinition, params: ChatCompletionParams): void {
+  const tools = params.tools ?? [];
+  const choice = params.tool_choice;
+  if (choice !== undefined && choice !== 'none' && tools.length === 0) throw fieldError(['tool_choice'], 'tool_choice needs tools.');
+  if (typeof choice === 'object' && !tools.some((t) => t.function.name === choice.function.name)) {
+    throw fieldError(['tool_choice', 'function', 'name'], `tool_choice names ${choice.function.name}, which is not in tools.`);
+  }
+  const names = new Set<string>();
+  tools.forEach((t, i) => {
+    if (names.has(t.function.name)) throw fieldError(['tools', i, 'function', 'name'], `Duplicate tool name ${t.function.name}.`);
+    names.add(t.function.name);
+  });
+  const usesTools = tools.length > 0 || params.messages.some((m) => m.role === 'tool' || m.tool_calls?.length);
+  if (usesTools && !capable(model, 'supportsFunctionCalling')) {
+    throw fieldError(['tools'], `Model ${model.id} does not support function calling (supportsFunctionCalling is false); remove tools and tool messages or choose another model.`);
+  }
+}
+
+/** A tool whose parameters the embedded grammar can enforce (checked and normalised). */
+function grammarTool(tool: ToolDefinition, index: number): ToolDefinition {
+  const parameters = tool.function.parameters;
+  return parameters ? { ...tool, function: { ...tool.function, parameters: toGrammarSchema(parameters, ['tools', index, 'function', 'parameters']) } } : tool;
+}
+
+const embedded = (model: ModelDefinition): boolean => model.engine.kind === 'embedded-llama';
+
+function outputConstraint(model: ModelDefinition, params: ChatCompletionParams): OutputConstraint | undefined {
+  const format = params.response_format;
+  if (!format || format.type === 'text') return undefined;
+  if (!capable(model, 'supportsResponseSchema')) {
+    throw fieldError(['response_format'], `Model ${model.id} does not support structured output (supportsResponseSchema is false).`);
+  }
+  if (format.type === 'json_object') return { kind: 'json_object' };
+  const schema = format.json_schema.schema ?? { type: 'object' };
+  // Upstream servers get the schema as sent; the embedded grammar takes a checked subset.
+  return { kind: 'json_schema', schema: embedded(model) ? toGrammarSchema(schema, ['response_format', 'json_schema', 'schema']) : schema };
+}

@@ -1,0 +1,88 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Catalog, embeddingConstraintsOf, ModelDefinition } from '@svc/catalog';
+import { CreateEmbeddingsReply, CreateEmbeddingsRequest } from '@svc/contracts';
+import { DomainError, ErrorCode } from '@svc/errors';
+import { Logger } from '@svc/logging';
+import { BillingSettler } from '@svc/messaging';
+import { CATALOG, CHAT_LOGGER } from '../chat/tokens';
+import { EmbeddingEngineRegistry } from '../engines/embeddings/embedding-engine-registry';
+import { EMBEDDING_BLOBS, INLINE_PAYLOAD_LIMIT, LazyBlobStore, PAYLOAD_TTL_MS } from './embedding-payloads';
+import { packVectors } from './vector-packing';
+
+/**
+ * Runs `POST /embeddings` batches: checks the model's limits (per-input tokens exactly, for engines
+ * that can count them), embeds, settles the gateway's reservation with the model's token count,
+ * and returns the vectors packed as float32 (inline, or parked in Redis when large).
+ * Inputs and vectors are never logged; only counts.
+ */
+@Injectable()
+export class EmbeddingsService {
+  constructor(
+    @Inject(CATALOG) private readonly catalog: Catalog,
+    private readonly engines: EmbeddingEngineRegistry,
+    private readonly billing: BillingSettler,
+    @Inject(EMBEDDING_BLOBS) private readonly blobs: LazyBlobStore,
+    @Inject(CHAT_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async create(request: CreateEmbeddingsRequest): Promise<CreateEmbeddingsReply> {
+    const { caller, billing } = request;
+    const started = Date.now();
+    try {
+      const model = this.model(request.model);
+      const inputs = await this.inputs(request);
+      const dimensions = this.checkLimits(model, inputs, request.dimensions);
+      const engine = this.engines.get(model);
+      const counts = engine.countTokens?.(inputs);
+      const limit = embeddingConstraintsOf(model).maxInputTokens;
+      const tooLong = counts?.findIndex((n) => n > limit) ?? -1;
+      if (counts && tooLong >= 0) {
+        throw new DomainError(ErrorCode.Validation, `Input ${tooLong} has ${counts[tooLong]} tokens; model ${model.id} accepts at most ${limit} per input.`, {
+          _errors: [],
+          input: { _errors: [`input ${tooLong} exceeds ${limit} tokens`] },
+        });
+      }
+      const result = await engine.embed({ inputs, dimensions });
+      const promptTokens = counts ? counts.reduce((a, b) => a + b, 0) : result.promptTokens;
+      this.billing.settle(billing, caller.requestId, 'completed', { kind: 'embedding', inputTokens: promptTokens }, Date.now() - started);
+      const packed = packVectors(result.embeddings);
+      const reply: CreateEmbeddingsReply = { model: model.id, count: inputs.length, dimensions: result.embeddings[0]?.length ?? 0, promptTokens };
+      if (Math.ceil(packed.length / 3) * 4 <= INLINE_PAYLOAD_LIMIT) reply.vectors = packed.toString('base64');
+      else reply.vectorsBlob = await this.blobs.get().put(packed, PAYLOAD_TTL_MS);
+      this.logger.info({ requestId: caller.requestId, model: model.id, inputs: inputs.length, promptTokens, dimensions: reply.dimensions, ms: Date.now() - started }, 'embeddings');
+      return reply;
+    } catch (err) {
+      this.billing.settle(billing, caller.requestId, 'failed', null);
+      if (err instanceof DomainError) throw err;
+      this.logger.error({ requestId: caller.requestId, model: request.model, err: err instanceof Error ? err.message : String(err) }, 'embeddings failed');
+      throw new DomainError(ErrorCode.Internal, 'Embedding failed.');
+    }
+  }
+
+  private model(id: string): ModelDefinition {
+    const model = this.catalog.resolve(id, 'embedding');
+    if (!model) throw new DomainError(ErrorCode.ModelNotFound, `Model ${id} does not exist or is not an embedding model.`);
+    return model;
+  }
+
+  private async inputs(request: CreateEmbeddingsRequest): Promise<string[]> {
+    if (request.input) return request.input;
+    if (!request.inputBlob) throw new DomainError(ErrorCode.Validation, 'input is required.');
+    const bytes = await this.blobs.get().take(request.inputBlob.blobId);
+    if (!bytes) throw new DomainError(ErrorCode.ServiceUnavailable, 'The request input expired before it could be embedded; retry.');
+    const parsed = JSON.parse(bytes.toString('utf8')) as unknown;
+    if (!Array.isArray(parsed) || !parsed.every((s) => typeof s === 'string')) throw new DomainError(ErrorCode.Validation, 'input must be an array of strings.');
+    return parsed;
+  }
+
+  /** The gateway checks these too; a service never trusts that alone. Returns the dimensions to produce. */
+  private checkLimits(model: ModelDefinition, inputs: string[], dimensions: number | undefined): number | undefined {
+    const c = embeddingConstraintsOf(model);
+    if (inputs.length === 0 || inputs.length > c.maxBatch) throw new DomainError(ErrorCode.Validation, `input must have 1 to ${c.maxBatch} items for model ${model.id}.`);
+    if (dimensions === undefined || dimensions === c.dimensions) return undefined;
+    if (c.minDimensions === undefined || c.dimensions === undefined || dimensions < c.minDimensions || dimensions > c.dimensions) {
+      throw new DomainError(ErrorCode.Validation, `dimensions ${dimensions} is not available for model ${model.id}.`);
+    }
+    return dimensions;
+  }
+}

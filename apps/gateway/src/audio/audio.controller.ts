@@ -1,0 +1,120 @@
+import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { FastifyReply } from 'fastify';
+import { BlobStore } from '@svc/blob-store';
+import { Catalog, ModelDefinition } from '@svc/catalog';
+import { AUDIO, CallerContext, SpeechParams, TranscribeReply } from '@svc/contracts';
+import { DomainError, ErrorCode } from '@svc/errors';
+import { HEADER } from '@svc/headers';
+import { RpcClient } from '@svc/messaging';
+import { AdmissionService } from '../admission/admission.service';
+import { AuthenticatedRequest, Caller } from '../auth/auth.decorators';
+import { BillingRequests } from '../billing/billing-requests';
+import { GATEWAY_CONFIG, GatewayConfig } from '../config';
+import { parseBody } from '../http/parse-body';
+import { plainBody } from '../image/multipart-body';
+import { setModelHeaders } from '../models/model-headers';
+import { CATALOG } from '../models/models.tokens';
+import { AUDIO_BLOBS, packUpload, unpackAudio } from './audio-blobs';
+import { formatFor, inputTooLong, limitOf, speechRequestSchema, transcriptionRequestSchema, voiceFor } from './audio-request.dto';
+import { AudioStreamer } from './audio-streamer';
+import { toVerboseJson } from './transcription-format';
+
+const CONTENT_TYPES: Record<SpeechParams['response_format'], string> = {
+  mp3: 'audio/mpeg',
+  opus: 'audio/opus',
+  aac: 'audio/aac',
+  flac: 'audio/flac',
+  wav: 'audio/wav',
+  pcm: 'audio/pcm',
+};
+const DEFAULT_MAX_FILE_BYTES = 25 * 1024 * 1024;
+
+@Controller('audio')
+export class AudioController {
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly admission: AdmissionService,
+    private readonly billing: BillingRequests,
+    private readonly streamer: AudioStreamer,
+    @Inject(AUDIO_BLOBS) private readonly blobs: BlobStore,
+    @Inject(CATALOG) private readonly catalog: Catalog,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  @Post('speech')
+  @HttpCode(200)
+  async speech(@Body() body: unknown, @Caller() caller: CallerContext, @Req() request: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Buffer | undefined> {
+    const input = parseBody(speechRequestSchema, body);
+    const model = this.model(input.model, 'tts');
+    const limit = limitOf(model, 'prompt_character_limit', 4096);
+    const characters = [...input.input].length;
+    if (characters > limit) throw inputTooLong('input', characters, limit, model.id);
+    const params: SpeechParams = { model: model.id, input: input.input, voice: voiceFor(model, input.voice), response_format: formatFor(model, input.response_format), speed: input.speed, language: input.language };
+    setModelHeaders(reply, model);
+    const admission = await this.admission.admit({ requestId: caller.requestId, key: request.apiKey!, model, worstCase: { kind: 'tts', characters }, ip: request.ip });
+    admission.applyHeaders(reply);
+    const billing = this.billing.reservationOf(caller.requestId);
+    const contentType = CONTENT_TYPES[params.response_format];
+    try {
+      if (input.streaming || input.stream_format === 'audio') {
+        const complete = await this.streamer.relay({ caller, params, billing }, contentType, reply);
+        await admission.settle({ promptTokens: 0, completionTokens: 0, cut: !complete });
+        return undefined;
+      }
+      const result = await this.rpc.send(AUDIO.SPEECH, { caller, params, billing }, { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS });
+      const audio = await unpackAudio(this.blobs, result.audio);
+      await admission.settle({ promptTokens: 0, completionTokens: 0 });
+      reply.header(HEADER.contentType, contentType);
+      return audio;
+    } catch (err) {
+      await admission.settle(null);
+      throw err;
+    }
+  }
+
+  @Post('transcriptions')
+  @HttpCode(200)
+  async transcriptions(@Body() body: unknown, @Caller() caller: CallerContext, @Req() request: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
+    if (!request.isMultipart()) throw new DomainError(ErrorCode.UnsupportedMediaType, 'Send the audio as multipart/form-data with a "file" field.');
+    const input = parseBody(transcriptionRequestSchema, await plainBody(body));
+    const model = this.model(input.model, 'asr');
+    const maxBytes = limitOf(model, 'max_file_bytes', DEFAULT_MAX_FILE_BYTES);
+    if (input.file.length > maxBytes) throw new DomainError(ErrorCode.PayloadTooLarge, `The audio file is ${input.file.length} bytes; ${model.id} accepts at most ${maxBytes}.`);
+    const granularities = [input['timestamp_granularities[]'], input.timestamp_granularities].flat().filter((g): g is string => typeof g === 'string');
+    const timestamps = input.timestamps || granularities.length > 0 || input.response_format === 'verbose_json';
+    setModelHeaders(reply, model);
+
+    const audio = await packUpload(this.blobs, input.file, this.config.INFERENCE_TIMEOUT_MS);
+    let admitted = false;
+    try {
+      // The audio service measures the duration (and refuses what is not audio) before anything is reserved.
+      const probe = await this.rpc.send(AUDIO.PROBE, { caller, model: model.id, audio, keep: true }, { requestId: caller.requestId });
+      const admission = await this.admission.admit({ requestId: caller.requestId, key: request.apiKey!, model, worstCase: { kind: 'asr', audioMs: probe.durationMs }, ip: request.ip });
+      admitted = true;
+      admission.applyHeaders(reply);
+      const billing = this.billing.reservationOf(caller.requestId);
+      let result: TranscribeReply;
+      try {
+        result = await this.rpc.send(AUDIO.TRANSCRIBE, { caller, params: { model: model.id, timestamps, language: input.language }, audio, billing }, { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS });
+      } catch (err) {
+        await admission.settle(null);
+        throw err;
+      }
+      await admission.settle({ promptTokens: 0, completionTokens: 0 });
+      if (input.response_format === 'text') {
+        reply.header(HEADER.contentType, 'text/plain; charset=utf-8');
+        return result.text;
+      }
+      if (input.response_format === 'verbose_json') return toVerboseJson(result);
+      return input.timestamps ? result : { text: result.text, duration: result.duration };
+    } finally {
+      if (!admitted && 'blobId' in audio) await this.blobs.delete(audio.blobId).catch(() => undefined);
+    }
+  }
+
+  private model(requested: string, type: 'tts' | 'asr'): ModelDefinition {
+    const model = this.catalog.resolve(requested, type);
+    if (!model) throw new DomainError(ErrorCode.ModelNotFound, `Model "${requested}" does not exist or is not a ${type} model. See GET /api/v1/models?type=${type}.`);
+    return model;
+  }
+}

@@ -1,0 +1,18 @@
+import Redis from 'ioredis';
+import { BlobStore } from '@svc/blob-store';
+import { DomainError, ErrorCode } from '@svc/errors';
+import { REDIS } from '../redis/redis.module';
+
+export const IMAGE_BLOBS = Symbol('IMAGE_BLOBS');
+/** Uploaded inputs wait this long for the media service. */
+export const INPUT_BLOB_TTL_MS = 120_000;
+
+/** The blob store on the gateway's Redis connection (same key prefix as the media service). */
+export const imageBlobsProvider = { provide: IMAGE_BLOBS, inject: [REDIS], useFactory: (redis: Redis) => new BlobStore(redis) };
+
+/** Takes (reads and deletes) an output the media service stored. */
+export async function takeOutput(blobs: BlobStore, blobId: string): Promise<Buffer> {
+  const bytes = await blobs.take(blobId);
+  if (!bytes) throw new DomainError(ErrorCode.Internal, 'The generated image was lost before delivery.');
+  return bytes;
+}

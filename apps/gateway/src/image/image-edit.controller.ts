@@ -1,0 +1,188 @@
+import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { FastifyReply } from 'fastify';
+import { BlobStore } from '@svc/blob-store';
+import { Catalog, imageConstraintsOf, ModelDefinition } from '@svc/catalog';
+import { BillableUsage, CallerContext, ImageFileReply, ImageFormat, MEDIA } from '@svc/contracts';
+import { DomainError, ErrorCode } from '@svc/errors';
+import { RpcClient } from '@svc/messaging';
+import { AdmissionService } from '../admission/admission.service';
+import { AuthenticatedRequest, Caller } from '../auth/auth.decorators';
+import { BillingRequests } from '../billing/billing-requests';
+import { GATEWAY_CONFIG, GatewayConfig } from '../config';
+import { parseBody } from '../http/parse-body';
+import { setModelHeaders } from '../models/model-headers';
+import { CATALOG } from '../models/models.tokens';
+import { IMAGE_BLOBS, INPUT_BLOB_TTL_MS, takeOutput } from './image-blobs';
+import { MIME, setImageHeaders } from './image-headers';
+import { imageBytesOf, INPUT_LIMITS, InputImage, inspectImage } from './image-input';
+import { EDIT_ASPECT_RATIOS, imageEditSchema, imageUpscaleSchema, openAiEditSchema } from './image-request.dto';
+import { closestRatio, fitRatio, invalidField, pricedTiers, TIER_SIDE } from './image-sizing';
+import { plainBody } from './multipart-body';
+import { PromptEnhancer } from './prompt-enhancer';
+
+/** Upscaled outputs stay within this many pixels (the media service lowers the factor to fit). */
+const MAX_UPSCALE_OUTPUT_PIXELS = 16_777_216;
+const MAX_OPENAI_EDIT_SIDE = 2048;
+
+interface EditJob {
+  model: ModelDefinition;
+  image: InputImage;
+  prompt: string;
+  width: number;
+  height: number;
+  format: ImageFormat;
+  safeMode: boolean;
+  seed?: number;
+  resolution?: string;
+  quality?: 'low' | 'medium' | 'high';
+  enhance: boolean;
+}
+
+/** `POST /image/edit`, `POST /image/upscale` (a file back) and the OpenAI-shaped `POST /images/edits`. */
+@Controller()
+export class ImageEditController {
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly admission: AdmissionService,
+    private readonly billing: BillingRequests,
+    private readonly enhancer: PromptEnhancer,
+    @Inject(IMAGE_BLOBS) private readonly blobs: BlobStore,
+    @Inject(CATALOG) private readonly catalog: Catalog,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  @Post('image/edit')
+  @HttpCode(200)
+  async edit(@Body() body: unknown, @Caller() caller: CallerContext, @Req() request: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Buffer> {
+    const input = parseBody(imageEditSchema, await plainBody(body));
+    const model = this.editModel(input.model ?? input.modelId);
+    const c = imageConstraintsOf(model);
+    if (input.prompt.length > c.promptCharacterLimit) throw invalidField('prompt', `must be at most ${c.promptCharacterLimit} characters for model ${model.id}`);
+    if (c.resolutions && !c.resolutions.includes(input.resolution)) throw invalidField('resolution', `must be one of ${c.resolutions.join(', ')} for model ${model.id}`);
+    if (input.quality && c.qualities && !c.qualities.includes(input.quality)) throw invalidField('quality', `must be one of ${c.qualities.join(', ')} for model ${model.id}`);
+    const supported = c.aspectRatios ?? EDIT_ASPECT_RATIOS.filter((r) => r !== 'auto');
+    if (input.aspect_ratio && input.aspect_ratio !== 'auto' && !supported.includes(input.aspect_ratio)) throw invalidField('aspect_ratio', `must be auto or one of ${supported.join(', ')} for model ${model.id}`);
+    const image = await inspectImage(imageBytesOf(input.image), INPUT_LIMITS);
+    const ratio = !input.aspect_ratio || input.aspect_ratio === 'auto' ? closestRatio(image.width, image.height, supported) : input.aspect_ratio;
+    const [rw, rh] = ratio.split(':').map(Number);
+    const [width, height] = fitRatio([rw, rh], TIER_SIDE[input.resolution] ?? 1024);
+    const format: ImageFormat = input.output_format === 'jpg' ? 'jpeg' : (input.output_format ?? (input.resolution === '1K' ? 'png' : 'jpeg'));
+    const priced = pricedTiers(model);
+    const out = await this.runEdit(
+      {
+        model,
+        image,
+        prompt: input.prompt,
+        width,
+        height,
+        format,
+        safeMode: input.safe_mode,
+        seed: input.seed,
+        resolution: priced.resolution ? input.resolution : undefined,
+        quality: priced.quality ? (input.quality ?? c.defaultQuality) : undefined,
+        enhance: input.enhance_prompt,
+      },
+      caller,
+      request,
+      reply,
+    );
+    reply.header('content-type', MIME[format]);
+    return out.file;
+  }
+
+  /** OpenAI Images API edit (multipart): `{created, data: [{b64_json}]}`. */
+  @Post('images/edits')
+  @HttpCode(200)
+  async openAiEdit(@Body() body: unknown, @Caller() caller: CallerContext, @Req() request: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const input = parseBody(openAiEditSchema, await plainBody(body));
+    // OpenAI model names (dall-e-2, gpt-image-1) map to the default edit model.
+    const model = (input.model && this.catalog.resolve(input.model, 'inpaint')) || this.editModel(undefined);
+    const image = await inspectImage(imageBytesOf(input.image), INPUT_LIMITS);
+    let width: number;
+    let height: number;
+    if (input.size && input.size !== 'auto') {
+      [width, height] = input.size.split('x').map(Number);
+      if (!(width > 0 && height > 0 && width <= MAX_OPENAI_EDIT_SIDE && height <= MAX_OPENAI_EDIT_SIDE)) throw invalidField('size', `must be at most ${MAX_OPENAI_EDIT_SIDE}x${MAX_OPENAI_EDIT_SIDE}`);
+    } else {
+      [width, height] = fitRatio([image.width, image.height], 1024);
+    }
+    const format = input.output_format ?? 'png';
+    const out = await this.runEdit({ model, image, prompt: input.prompt, width, height, format, safeMode: true, enhance: false }, caller, request, reply);
+    const b64 = out.file.toString('base64');
+    return { created: Math.floor(Date.now() / 1000), data: [input.response_format === 'url' ? { url: `data:${MIME[format]};base64,${b64}` } : { b64_json: b64 }] };
+  }
+
+  @Post('image/upscale')
+  @HttpCode(200)
+  async upscale(@Body() body: unknown, @Caller() caller: CallerContext, @Req() request: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Buffer> {
+    const input = parseBody(imageUpscaleSchema, await plainBody(body));
+    const name = input.model ?? 'default';
+    const model = this.catalog.resolve(name, 'upscale');
+    if (!model) throw new DomainError(ErrorCode.ModelNotFound, `Model "${name}" does not exist or is not an upscale model. See GET /api/v1/models?type=upscale.`);
+    // At least 2x must fit in the output cap; larger factors shrink to fit (in the media service).
+    const image = await inspectImage(imageBytesOf(input.image), { minPixels: INPUT_LIMITS.minPixels, maxPixels: MAX_UPSCALE_OUTPUT_PIXELS / 4 });
+    setModelHeaders(reply, model);
+    const worstCase: BillableUsage = { kind: 'upscale', images: 1, factor: input.scale > 2 ? '4x' : '2x' };
+    const out = await this.admitted(model, worstCase, caller, request, reply, async () => {
+      const ref = await this.blobs.put(image.bytes, INPUT_BLOB_TTL_MS);
+      return this.rpc.send(
+        MEDIA.IMAGE_UPSCALE,
+        { caller, params: { model: model.id, image: ref, scale: input.scale, creativity: input.creativity ?? 0 }, billing: this.billing.reservationOf(caller.requestId) },
+        { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS, idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS },
+      );
+    });
+    reply.header('content-type', 'image/png');
+    return out.file;
+  }
+
+  private editModel(requested: string | undefined): ModelDefinition {
+    const name = requested ?? 'default';
+    const model = this.catalog.resolve(name, 'inpaint');
+    if (!model) throw new DomainError(ErrorCode.ModelNotFound, `Model "${name}" does not exist or is not an image edit model. See GET /api/v1/models?type=inpaint.`);
+    return model;
+  }
+
+  private async runEdit(job: EditJob, caller: CallerContext, request: AuthenticatedRequest, reply: FastifyReply): Promise<{ file: Buffer }> {
+    setModelHeaders(reply, job.model);
+    const worstCase: BillableUsage = { kind: 'image-edit', edits: 1, resolution: job.resolution, quality: job.quality };
+    let enhanced: string | null = null;
+    const out = await this.admitted(job.model, worstCase, caller, request, reply, async () => {
+      // The text model sees only the prompt, not the image.
+      if (job.enhance) enhanced = await this.enhancer.enhance(caller, request.apiKey!, request.ip, job.prompt, imageConstraintsOf(job.model).promptCharacterLimit);
+      const ref = await this.blobs.put(job.image.bytes, INPUT_BLOB_TTL_MS);
+      return this.rpc.send(
+        MEDIA.IMAGE_EDIT,
+        {
+          caller,
+          params: { model: job.model.id, prompt: enhanced ?? job.prompt, image: ref, width: job.width, height: job.height, format: job.format, safeMode: job.safeMode, seed: job.seed, resolution: job.resolution, quality: job.quality },
+          billing: this.billing.reservationOf(caller.requestId),
+        },
+        { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS, idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS },
+      );
+    });
+    setImageHeaders(reply, { blurred: out.reply.image.blurred, contentViolation: false, enhancedPrompt: enhanced });
+    return out;
+  }
+
+  /** Admission (rate limit + credit hold), the media call, delivery of the file; settles exactly once. */
+  private async admitted(
+    model: ModelDefinition,
+    worstCase: BillableUsage,
+    caller: CallerContext,
+    request: AuthenticatedRequest,
+    reply: FastifyReply,
+    call: () => Promise<ImageFileReply>,
+  ): Promise<{ reply: ImageFileReply; file: Buffer }> {
+    const admission = await this.admission.admit({ requestId: caller.requestId, key: request.apiKey!, model, worstCase, ip: request.ip });
+    admission.applyHeaders(reply);
+    try {
+      const result = await call();
+      const file = await takeOutput(this.blobs, result.image.blobId);
+      await admission.settle({ promptTokens: 0, completionTokens: 0 });
+      return { reply: result, file };
+    } catch (err) {
+      await admission.settle(null);
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { AdmissionModule } from '../admission/admission.module';
+import { imageBlobsProvider } from './image-blobs';
+import { ImageEditController } from './image-edit.controller';
+import { ImageController } from './image.controller';
+import { PromptEnhancer } from './prompt-enhancer';
+
+/** The image endpoints (docs/images.md): the gateway validates, admits and relays to the media service. */
+@Module({
+  imports: [AdmissionModule],
+  controllers: [ImageController, ImageEditController],
+  providers: [PromptEnhancer, imageBlobsProvider],
+})
+export class ImageModule {}

@@ -1,0 +1,87 @@
+import path from 'node:path';
+import { Catalog, ModelDefinition } from '@svc/catalog';
+import { DomainError, ErrorCode } from '@svc/errors';
+import { Logger } from '@svc/logging';
+import { OnnxDiffusionEngine } from '../engines/diffusion/onnx-diffusion.engine';
+
+export interface ImageEngineRegistryOptions {
+  modelsDir: string;
+  threads: number;
+}
+
+/** The media service's model types: generation, prompt-guided editing, upscaling. */
+export const MEDIA_MODEL_TYPES = ['image', 'inpaint', 'upscale'] as const;
+
+/**
+ * One diffusion engine per embedded image or edit model of the catalog, loaded at boot and closed
+ * at shutdown. Upscale models with the classical `embedded-sharp-resample` engine need no engine
+ * object (sharp does the work); engines this service cannot run are reported, not fatal.
+ */
+export class ImageEngineRegistry {
+  private readonly engines = new Map<string, OnnxDiffusionEngine>();
+  private readonly failures = new Map<string, string>();
+
+  constructor(
+    private readonly catalog: Catalog,
+    private readonly options: ImageEngineRegistryOptions,
+    private readonly logger: Logger,
+  ) {
+    for (const type of MEDIA_MODEL_TYPES) {
+      for (const model of catalog.ofType(type)) {
+        const engine = model.engine;
+        if (engine.kind === 'embedded-onnx-diffusion') {
+          this.engines.set(
+            model.id,
+            new OnnxDiffusionEngine({ modelPath: path.resolve(options.modelsDir, engine.file), maxParallel: engine.maxParallel, maxQueue: engine.maxQueue, threads: options.threads || undefined }),
+          );
+        } else if (!isClassicalUpscaler(model)) {
+          this.failures.set(model.id, `engine ${engine.kind} is not supported by the media service yet`);
+        }
+      }
+    }
+  }
+
+  async loadAll(): Promise<void> {
+    for (const [id, reason] of this.failures) this.logger.warn({ model: id, reason }, 'image model not served');
+    await Promise.all(
+      [...this.engines].map(async ([id, engine]) => {
+        const started = Date.now();
+        try {
+          await engine.ready();
+          this.logger.info({ model: id, kind: 'embedded-onnx-diffusion', ms: Date.now() - started }, 'engine ready');
+        } catch (err) {
+          const reason = err instanceof Error ? err.message : String(err);
+          this.failures.set(id, reason);
+          this.logger.error({ model: id, reason }, 'engine failed to load');
+        }
+      }),
+    );
+  }
+
+  /** The model of one of `types`, or 404 naming what exists. */
+  model(id: string, types: ReadonlyArray<ModelDefinition['type']>): ModelDefinition {
+    const model = this.catalog.get(id);
+    if (!model || !types.includes(model.type)) throw new DomainError(ErrorCode.ModelNotFound, `Model "${id}" does not exist or is not a ${types.join(' or ')} model.`);
+    return model;
+  }
+
+  diffusion(model: ModelDefinition): OnnxDiffusionEngine {
+    const failure = this.failures.get(model.id);
+    if (failure !== undefined) throw new DomainError(ErrorCode.ServiceUnavailable, `Model ${model.id} is not available on this server.`);
+    const engine = this.engines.get(model.id);
+    if (!engine) throw new DomainError(ErrorCode.ModelNotFound, `Model ${model.id} has no image engine.`);
+    return engine;
+  }
+
+  status(): string {
+    return this.failures.size === 0 ? 'ok' : `failing: ${[...this.failures.keys()].join(', ')}`;
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.engines.values()].map((e) => e.close().catch(() => undefined)));
+  }
+}
+
+export function isClassicalUpscaler(model: ModelDefinition): boolean {
+  return model.type === 'upscale' && (model.engine.kind as string) === 'embedded-sharp-resample';
+}

@@ -1,0 +1,35 @@
+import { RequestBilling } from '../billing/subjects';
+import { CallerContext } from '../services';
+import { StreamOpenRequest } from '../stream/frames';
+import { AudioPayload } from './audio-payload';
+
+export const SPEECH_FORMATS = ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'] as const;
+export type SpeechFormat = (typeof SPEECH_FORMATS)[number];
+
+/** `POST /audio/speech` as validated by the gateway (model resolved to its catalog id). */
+export interface SpeechParams {
+  model: string;
+  input: string;
+  voice: string;
+  response_format: SpeechFormat;
+  speed: number;
+  language?: string;
+}
+
+export interface SpeechRequest {
+  caller: CallerContext;
+  params: SpeechParams;
+  /** Present when the gateway reserved credit: the audio service settles it with exact characters. */
+  billing?: RequestBilling;
+}
+
+export interface SpeechReply {
+  contentType: string;
+  audio: AudioPayload;
+  characters: number;
+}
+
+/** Streaming speech: each chunk frame's body is raw encoded audio bytes (docs/audio.md). */
+export interface StreamSpeechRequest extends SpeechRequest {
+  stream: StreamOpenRequest;
+}

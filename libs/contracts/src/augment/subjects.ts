@@ -1,0 +1,57 @@
+import { CallerContext } from '../services';
+import { EmbeddingBlobRef } from '../embeddings/subjects';
+
+/** Retrieval augmentation, served by the chat service (docs/retrieval.md). */
+export const AUGMENT = {
+  SEARCH: 'chat.cmd.augment-search.v1',
+  SCRAPE: 'chat.cmd.augment-scrape.v1',
+  PARSE_TEXT: 'chat.cmd.augment-parse-text.v1',
+} as const;
+
+export interface WebSearchResult {
+  title: string;
+  url: string;
+  content: string;
+  /** '' when the provider gives no date. */
+  date: string;
+}
+
+export interface AugmentSearchRequest {
+  caller: CallerContext;
+  query: string;
+  limit: number;
+}
+export interface AugmentSearchReply {
+  query: string;
+  results: WebSearchResult[];
+}
+
+export interface AugmentScrapeRequest {
+  caller: CallerContext;
+  url: string;
+}
+export interface AugmentScrapeReply {
+  url: string;
+  content: string;
+  format: 'markdown';
+}
+
+export interface AugmentParseTextRequest {
+  caller: CallerContext;
+  /** The uploaded file, parked in Redis by the gateway (`@svc/blob-store`). */
+  file: EmbeddingBlobRef;
+  filename?: string;
+  mediaType?: string;
+}
+export interface AugmentParseTextReply {
+  /** The text, or absent when it travels in `textBlob` (UTF-8) because it is too large for NATS. */
+  text?: string;
+  textBlob?: EmbeddingBlobRef;
+  tokens: number;
+}
+
+export interface AugmentRpc {
+  [AUGMENT.SEARCH]: { req: AugmentSearchRequest; res: AugmentSearchReply };
+  [AUGMENT.SCRAPE]: { req: AugmentScrapeRequest; res: AugmentScrapeReply };
+  [AUGMENT.PARSE_TEXT]: { req: AugmentParseTextRequest; res: AugmentParseTextReply };
+}

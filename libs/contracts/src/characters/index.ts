@@ -1,0 +1,2 @@
+export * from './character';
+export * from './subjects';

@@ -1,0 +1,3 @@
+export * from './image-requests';
+export * from './subjects';
+export * from './image-styles';
