@@ -20,6 +20,7 @@ def main():
     ap.add_argument("--emoji-frac", type=float, default=0.15)
     ap.add_argument("--save-min", type=float, default=5)
     ap.add_argument("--max-steps", type=int, default=0)
+    ap.add_argument("--resume", help="checkpoint to continue from (weights, optimizer when saved, step and image counts)")
     a = ap.parse_args()
     torch.set_num_threads(1)
     torch.manual_seed(0)
@@ -44,15 +45,25 @@ def main():
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=0.0)
     ac = cosine_alphas_cumprod()
     os.makedirs(a.out, exist_ok=True)
-    start = time.time(); last_save = start; step = 0; seen = 0; avg = None
+    step = 0; seen = 0; avg = None; prior_minutes = 0.0
+    if a.resume:
+        ck = torch.load(a.resume)
+        ema.load_state_dict(ck["ema"])
+        model.load_state_dict(ck.get("model", ck["ema"]))
+        if "opt" in ck:
+            opt.load_state_dict(ck["opt"])
+        step, seen, avg, prior_minutes = ck["step"], ck["images_seen"], ck["loss"], ck["minutes"]
+        print(json.dumps({"resumed": a.resume, "step": step, "seen": seen, "minutes": round(prior_minutes, 1)}), flush=True)
+    first_step, first_seen = step, seen
+    start = time.time(); last_save = start
     while True:
         el = time.time() - start
         done = el >= budget or (a.max_steps and step >= a.max_steps)
         if done or time.time() - last_save >= a.save_min * 60:
-            torch.save({"ema": ema.state_dict(), "vocab": vocab, "step": step, "images_seen": seen, "minutes": el / 60,
-                        "params": nparams, "loss": avg}, os.path.join(a.out, "ema.pt.tmp"))
+            torch.save({"ema": ema.state_dict(), "model": model.state_dict(), "opt": opt.state_dict(), "vocab": vocab, "step": step,
+                        "images_seen": seen, "minutes": prior_minutes + el / 60, "params": nparams, "loss": avg}, os.path.join(a.out, "ema.pt.tmp"))
             os.replace(os.path.join(a.out, "ema.pt.tmp"), os.path.join(a.out, "ema.pt"))
-            print(json.dumps({"step": step, "seen": seen, "minutes": round(el / 60, 1), "loss": avg}), flush=True)
+            print(json.dumps({"step": step, "seen": seen, "minutes": round(prior_minutes + el / 60, 1), "loss": avg}), flush=True)
             last_save = time.time()
             if done:
                 break
@@ -69,7 +80,7 @@ def main():
         xt = abar.sqrt() * x0 + (1 - abar).sqrt() * noise
         loss = F.mse_loss(model(xt, t.float(), tk), noise)
         frac = min(1.0, el / budget)
-        lr = a.lr * min(1.0, (step + 1) / 200) * (0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * frac)))
+        lr = a.lr * min(1.0, (step - first_step + 1) / 200) * (0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * frac)))
         for g in opt.param_groups:
             g["lr"] = lr
         opt.zero_grad(set_to_none=True)
@@ -83,7 +94,7 @@ def main():
         step += 1; seen += a.batch
         avg = loss.item() if avg is None else 0.98 * avg + 0.02 * loss.item()
         if step % 100 == 0:
-            print(f"step {step} loss {avg:.4f} lr {lr:.2e} img/s {seen/(time.time()-start):.1f} min {el/60:.1f}", flush=True)
+            print(f"step {step} loss {avg:.4f} lr {lr:.2e} img/s {(seen - first_seen) / (time.time() - start):.1f} min {prior_minutes + el / 60:.1f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -42,14 +42,14 @@ export class AudioJobsService implements OnModuleInit, OnApplicationShutdown {
     @Inject(AUDIO_CONFIG) private readonly config: AudioConfig,
     @Inject(AUDIO_LOGGER) private readonly logger: Logger,
   ) {
-    this.connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
+    this.connection = this.redis('queue');
     this.queue = new Queue(AUDIO_QUEUE_NAME, { connection: this.connection, prefix: config.AUDIO_QUEUE_PREFIX });
   }
 
   onModuleInit(): void {
     if (!this.config.AUDIO_JOBS_WORKER) return;
     const worker = new Worker<AudioJobData, AudioJobResult>(AUDIO_QUEUE_NAME, (job) => this.process(job), {
-      connection: new Redis(this.config.REDIS_URL, { maxRetriesPerRequest: null }),
+      connection: this.redis('worker'),
       prefix: this.config.AUDIO_QUEUE_PREFIX,
       concurrency: this.config.AUDIO_JOB_CONCURRENCY,
       lockDuration: this.config.AUDIO_JOB_LOCK_MS,
@@ -60,6 +60,18 @@ export class AudioJobsService implements OnModuleInit, OnApplicationShutdown {
     worker.on('stalled', (jobId) => this.logger.warn({ jobId }, 'audio job stalled (its worker stopped); it is retried'));
     worker.on('error', (err) => this.logger.error({ err: err.message }, 'audio job worker error'));
     this.worker = worker;
+  }
+
+  /** A BullMQ connection (commands wait for a reconnect); an outage is logged once, not per retry. */
+  private redis(role: string): Redis {
+    const redis = new Redis(this.config.REDIS_URL, { maxRetriesPerRequest: null });
+    let down = false;
+    redis.on('error', (err: Error) => {
+      if (!down) this.logger.error({ role, err: err.message }, 'audio job queue: redis unavailable');
+      down = true;
+    });
+    redis.on('ready', () => (down = false));
+    return redis;
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -87,13 +87,13 @@ describe('POST /audio/speech', () => {
   });
 
   it.each([
-    [{ input: '' }, 'input'],
-    [{ input: 'x'.repeat(4097) }, 'input'],
-    [{ input: 'Hi.', speed: 5 }, 'speed'],
-    [{ input: 'Hi.', speed: 0.1 }, 'speed'],
-    [{ input: 'Hi.', response_format: 'ogg' }, 'response_format'],
-    [{ input: 'Hi.', unknown_field: 1 }, ''],
-  ])('answers 400 for %j', async (body, field) => {
+    ['empty input', { input: '' }, 'input'],
+    ['4097 characters', { input: 'x'.repeat(4097) }, 'input'],
+    ['speed 5', { input: 'Hi.', speed: 5 }, 'speed'],
+    ['speed 0.1', { input: 'Hi.', speed: 0.1 }, 'speed'],
+    ['format ogg', { input: 'Hi.', response_format: 'ogg' }, 'response_format'],
+    ['an unknown field', { input: 'Hi.', unknown_field: 1 }, ''],
+  ])('answers 400 for %s', async (_name, body, field) => {
     const res = await post('/audio/speech', { model: 'svc-flite', ...body });
     expect(res.status).toBe(400);
     const json = (await res.json()) as { error: string; details: Record<string, unknown> };

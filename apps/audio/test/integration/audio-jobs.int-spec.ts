@@ -1,5 +1,5 @@
 import { ffprobe } from './audio-check';
-import { AudioStack, startAudioStack } from './support/audio-stack';
+import { AudioStack, Proc, startAudioStack } from './support/audio-stack';
 
 let stack: AudioStack;
 
@@ -117,12 +117,13 @@ describe('audio jobs: queue, retrieve, complete', () => {
     const queued = (await (await post('/audio/queue', { model: 'svc-flite', prompt, response_format: 'mp3' })).json()) as { queue_id: string };
     let killed = false;
     let lastProgressBeforeKill = 0;
+    let second: Proc | undefined;
     const { res, seen } = await waitForAudio(queued.queue_id, 120_000, async (status) => {
       if (killed || status.progress <= 0) return;
       lastProgressBeforeKill = status.progress;
       killed = true;
       await stack.audio.kill();
-      await stack.startAudio('audio-2');
+      second = await stack.startAudio('audio-2');
     });
     expect(killed).toBe(true);
     expect(lastProgressBeforeKill).toBeLessThan(100);
@@ -133,5 +134,7 @@ describe('audio jobs: queue, retrieve, complete', () => {
     expect(probed.durationS).toBeGreaterThan(prompt.length / 20);
     await new Promise((r) => setTimeout(r, 1_500));
     expect(nano(before - (await balanceUsd()))).toBe(prompt.length * 1_000);
+    // The second worker took the stalled job over and finished it.
+    expect(second?.output()).toContain('audio job completed');
   });
 });

@@ -108,7 +108,7 @@ describe('embedded audio engines (Flite WASI + ffmpeg, PocketSphinx)', () => {
       ['a PNG image', () => Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex'), /not audio|not .* supported|corrupt|truncated/],
       ['truncated mp3', () => mp3.subarray(0, 700), /truncated/],
       ['truncated wav', () => wav.subarray(0, Math.floor(wav.length / 2)), /truncated/],
-      ['a wav header without samples', () => wav.subarray(0, 44), /truncated|no samples|not audio/],
+      ['a wav header without samples', () => wav.subarray(0, 44), /truncated|not audio/],
     ])('%s', async (_name, bytes, message) => {
       const err = await probeAudio(bytes(), 10_000).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(BadAudioError);

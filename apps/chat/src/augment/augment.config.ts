@@ -35,5 +35,5 @@ export const augmentEnv = {
   TEXT_PARSER_MAX_BYTES: positiveInt(25 * 1024 * 1024),
 };
 
-const schema = z.object(augmentEnv);
-export type AugmentConfig = z.infer<typeof schema>;
+export const augmentConfigSchema = z.object(augmentEnv);
+export type AugmentConfig = z.infer<typeof augmentConfigSchema>;

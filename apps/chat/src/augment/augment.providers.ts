@@ -2,7 +2,8 @@ import { Provider } from '@nestjs/common';
 import { Allowlist, OutboundFetcher } from '@svc/outbound';
 import { AugmentConfig } from './augment.config';
 import { AugmentService } from './augment.service';
-import { SCRAPER, TEXT_PARSER, WEB_SEARCH } from './augment.tokens';
+import { CONVERSATION_AUGMENTER, SCRAPER, TEXT_PARSER, WEB_SEARCH } from './augment.tokens';
+import { ConversationAugmenter } from './conversation/conversation-augmenter';
 import { DEFAULT_PARSER_LIMITS, TextParser } from './parse/text-parser';
 import { Scraper } from './scrape/scraper';
 import { WebSearch } from './search/web-search';
@@ -22,5 +23,6 @@ export function augmentProviders(config: AugmentConfig): Provider[] {
     { provide: WEB_SEARCH, useValue: WebSearch.fromConfig(config) },
     { provide: SCRAPER, useValue: new Scraper(outboundFetcherOf(config), config.SCRAPE_MAX_CHARS) },
     { provide: TEXT_PARSER, useValue: new TextParser({ ...DEFAULT_PARSER_LIMITS, maxBytes: config.TEXT_PARSER_MAX_BYTES }) },
+    { provide: CONVERSATION_AUGMENTER, inject: [WEB_SEARCH, SCRAPER], useFactory: (search: WebSearch, scraper: Scraper) => new ConversationAugmenter(search, scraper) },
   ];
 }

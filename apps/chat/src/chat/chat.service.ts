@@ -74,7 +74,8 @@ export class ChatService {
 
   private async produce(request: StreamChatRequest, model: ModelDefinition, engine: () => TextEngine, publisher: StreamPublisher): Promise<void> {
     const { caller, params, billing } = request;
-    const chunks = new ChunkFactory(newCompletionId(), model.id);
+    const completionId = newCompletionId();
+    let chunks = new ChunkFactory(completionId, model.id);
     const started = Date.now();
     // Content pieces handed to the gateway: what a cut or failed stream is billed for.
     let pieces = 0;
@@ -92,6 +93,8 @@ export class ChatService {
         filter(index);
       };
       const { results } = await generateChoices(this.candidates(model, params, engine), { ...params, messages }, publisher.signal, {
+        // Chunks name the model that answers (a fallback, when the requested one failed before output).
+        candidate: (answering) => void (chunks = new ChunkFactory(completionId, answering.id)),
         text: async (index, text) => {
           await open(index);
           const visible = filter(index).push(text);

@@ -4,10 +4,22 @@ import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { REPO_ROOT } from '@svc/config';
 import { serviceMigrationsDir } from '@svc/database';
 import { createTestDatabase, freePort, PrivateNats, startPrivateNats, TestDatabase } from '@svc/testing';
-import { ServiceProcess, startService } from '../../../gateway/test/integration/support/processes';
 import { makeDocx, makePdf } from '../../src/augment/parse/document-fixtures';
+
+// The gateway tests' process helper (services from TypeScript sources, no build), loaded by path:
+// test support of another project, not a library.
+interface ServiceProcess {
+  output(): string;
+  waitFor(text: string, timeoutMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startService } = require(path.join(REPO_ROOT, 'apps/gateway/test/integration/support/processes')) as {
+  startService: (name: string, entry: string, env: Record<string, string>) => ServiceProcess;
+};
 
 /**
  * POST /api/v1/augment/{search,scrape,text-parser} through a gateway and the chat service (from
@@ -85,7 +97,10 @@ describe('POST /api/v1/augment/* (gateway, chat service, local search and pages)
       } else if (url.pathname === '/image.png') {
         res.setHeader('content-type', 'image/png');
         res.end(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
-      } else if (url.pathname === '/huge') {
+      } else if (url.pathname === '/long') {
+        res.setHeader('content-type', 'text/html');
+        res.end(`<html><body><p>${'word '.repeat(20_000)}</p></body></html>`);
+      } else if (url.pathname === '/oversize') {
         res.setHeader('content-type', 'text/html');
         res.end(`<html><body><p>${'x'.repeat(300_000)}</p></body></html>`);
       } else {
@@ -182,7 +197,7 @@ describe('POST /api/v1/augment/* (gateway, chat service, local search and pages)
 
     it('returns text pages as they are and cuts very long pages with a marker', async () => {
       expect((await json(await post('/augment/scrape', { url: page('/notes.txt') }))).content).toBe('plain notes\nline two');
-      const huge = await json(await post('/augment/scrape', { url: page('/huge') }));
+      const huge = await json(await post('/augment/scrape', { url: page('/long') }));
       expect(huge.content.length).toBeLessThan(5100);
       expect(huge.content).toMatch(/\[content truncated at 5000 characters\]$/);
     });
@@ -207,6 +222,7 @@ describe('POST /api/v1/augment/* (gateway, chat service, local search and pages)
         ['file:///etc/passwd', 'The URL uses file; only http and https URLs can be fetched.'],
         [page('/image.png'), "The page's content type (image/png) cannot be scraped; only HTML and text pages can."],
         [page('/missing'), 'The page answered HTTP 404.'],
+        [page('/oversize'), 'The response is larger than 200000 bytes.'],
       ];
       for (const [url, error] of cases) {
         const res = await post('/augment/scrape', { url });
@@ -241,7 +257,7 @@ describe('POST /api/v1/augment/* (gateway, chat service, local search and pages)
       expect(html.text).toBe('Title\nBody text.');
 
       const text = await json(await upload('just some words\r\nsecond line', 'notes.txt', 'text/plain'));
-      expect(text).toEqual({ text: 'just some words\nsecond line', tokens: 6 });
+      expect(text).toEqual({ text: 'just some words\nsecond line', tokens: 7 });
     });
 
     it('returns only the text with response_format=text', async () => {

@@ -90,14 +90,15 @@ describe('EmbeddedLlamaEngine (real model)', () => {
     const slow = await engine.generate(request({ maxTokens: 12 }), () => new Promise((r) => setTimeout(r, 15)));
     expect(slow.completionTokens).toBe(12);
 
-    // A consumer stuck on its first piece: the worker may only run a few pieces ahead.
+    // A consumer stuck on its first piece: the worker may only run a window of pieces ahead.
     const controller = new AbortController();
     const stuck = engine.generate(request({ maxTokens: 500, signal: controller.signal }), () => new Promise((r) => setTimeout(r, 300)));
     setTimeout(() => controller.abort(), 150);
     await expect(stuck).rejects.toMatchObject({ name: 'AbortError' });
     await waitFor(() => engine.stats.running === 0);
     const finished = logLines.map((l) => JSON.parse(l) as { msg: string; obj: { completionTokens?: number } }).filter((l) => l.msg === 'generation finished');
-    expect(finished.at(-1)?.obj.completionTokens).toBeLessThanOrEqual(10);
+    // The piece window (16) plus the few tokens a piece may hold (partial UTF-8) and the one in flight.
+    expect(finished.at(-1)?.obj.completionTokens).toBeLessThanOrEqual(22);
   });
 
   it('rejects with the consumer\'s error when onText throws, and keeps serving', async () => {

@@ -1,9 +1,11 @@
+import { AddressInfo, createServer } from 'node:net';
 import { ModelDefinition, modelSchema } from '@svc/catalog';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { ScriptedUpstream, startScriptedUpstream } from '@svc/testing';
 import { generateChoices } from '../../src/chat/request/choices';
 import { GenerateRequest } from '../../src/engines/engine';
 import { OpenAICompatibleEngine } from '../../src/engines/upstream/openai-compatible.engine';
+import { rendezvousScore } from '../../src/routing/endpoint-picker';
 
 // Upstream routing against local OpenAI-protocol servers (scripted fronts before fake upstreams):
 // balancing, prompt_cache_key affinity, retries, circuit breakers, health checks, error mapping.
@@ -220,9 +222,9 @@ describe('upstream routing', () => {
 });
 
 async function closedPortNumber(): Promise<number> {
-  const server = require('node:net').createServer();
+  const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
+  const { port } = server.address() as AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return port as number;
 }
@@ -231,7 +233,7 @@ async function closedPortNumber(): Promise<number> {
 function keyFor(engine: OpenAICompatibleEngine, id: string): string {
   for (let i = 0; ; i++) {
     const key = `key-${i}`;
-    const scores = engine.router.endpoints.map((e) => ({ id: e.id, score: require('../../src/routing/endpoint-picker').rendezvousScore(key, e.id) as number }));
+    const scores = engine.router.endpoints.map((e) => ({ id: e.id, score: rendezvousScore(key, e.id) }));
     if (scores.sort((x, y) => y.score - x.score)[0].id === id) return key;
   }
 }

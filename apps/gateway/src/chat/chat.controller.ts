@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { Catalog } from '@svc/catalog';
-import { CallerContext, CHAT, ChatCompletion } from '@svc/contracts';
+import { CallerContext, CHAT, ChatCompletion, ChatCompletionParams } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { RpcClient } from '@svc/messaging';
 import { AdmissionService } from '../admission/admission.service';
@@ -53,7 +53,7 @@ export class ChatController {
     const { model, svc } = await this.svcParameters.resolve(input.model, input.svc_parameters, caller.requestId);
     setModelHeaders(reply, model);
     const params = { ...toChatParams(input, model.id), svc_parameters: svc };
-    const worstCase = estimateChatUsage(params, model);
+    const worstCase = withRequestFeatures(estimateChatUsage(params, model), params);
     const admission = await this.admission.admit({ requestId: caller.requestId, key: request.apiKey!, model, worstCase, ip: request.ip });
     admission.applyHeaders(reply);
     // The service settles the reservation with exact counts (docs/billing.md).
@@ -103,4 +103,13 @@ function openAiShaped(err: unknown, reply: FastifyReply): OpenAiErrorBody {
   if (err.code !== ErrorCode.Validation || field('code') !== 'context_length_exceeded' || reply.sent) throw err;
   reply.status(400);
   return { error: { message: err.message, type: field('type') ?? 'invalid_request_error', param: field('param') ?? 'messages', code: 'context_length_exceeded' } };
+}
+
+/**
+ * The admission estimate widened for request features: `n` choices multiply the completion, and
+ * tool definitions are put into the prompt (by the embedded engine) or sent upstream.
+ */
+function withRequestFeatures(estimate: ReturnType<typeof estimateChatUsage>, params: ChatCompletionParams): ReturnType<typeof estimateChatUsage> {
+  const toolBytes = params.tools?.length ? Buffer.byteLength(JSON.stringify(params.tools)) + 256 : 0;
+  return { ...estimate, promptTokens: estimate.promptTokens + toolBytes, completionTokens: estimate.completionTokens * (params.n ?? 1) };
 }

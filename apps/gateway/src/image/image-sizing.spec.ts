@@ -1,4 +1,4 @@
-import { modelSchema } from '@svc/catalog';
+import { imageConstraintsOf, loadCatalog, modelSchema } from '@svc/catalog';
 import { DomainError } from '@svc/errors';
 import { imageGenerateSchema } from './image-request.dto';
 import { closestRatio, fitRatio, resolveGenerate } from './image-sizing';
@@ -58,5 +58,17 @@ describe('image sizing rules by model family', () => {
     expect(fitRatio([3, 2], 1000, 64)).toEqual([1024, 640]);
     expect(closestRatio(1920, 1080, ['1:1', '16:9', '21:9'])).toBe('16:9');
     expect(closestRatio(500, 640, ['1:1', '4:5', '9:16'])).toBe('4:5');
+  });
+});
+
+describe('the shipped catalog', () => {
+  it('gives every image, edit and upscale model valid constraints, and prices each', () => {
+    const catalog = loadCatalog();
+    const models = [...catalog.ofType('image'), ...catalog.ofType('inpaint'), ...catalog.ofType('upscale')];
+    expect(models.map((m) => m.id)).toEqual(expect.arrayContaining(['svc-zoo-image', 'svc-zoo-image-edit', 'svc-upscale-lanczos']));
+    for (const m of models) expect(() => imageConstraintsOf(m)).not.toThrow();
+    expect(imageConstraintsOf(catalog.get('svc-zoo-image')!)).toMatchObject({ sizing: 'pixels', maxWidth: 1280, promptCharacterLimit: 1500 });
+    expect(catalog.get('svc-upscale-lanczos')!.engine.kind).toBe('embedded-sharp-resample');
+    expect(() => imageConstraintsOf({ id: 'x', constraints: { sizing: 'round' } })).toThrow(/model x has invalid image constraints: sizing/);
   });
 });

@@ -285,6 +285,17 @@ describe('upstream engines and routing through the gateway', () => {
     const answer = await chat({ model: 'up-flaky', fallbacks: [{ model: 'up-vision' }] });
     expect(answer.status).toBe(200);
     expect(answer.body.model).toBe('up-vision');
+
+    upC.script({ status: 503 });
+    const streamed = await chat({ model: 'up-flaky', fallbacks: [{ model: 'up-vision' }], stream: true });
+    expect(streamed.status).toBe(200);
+    const chunks = chunksOf(streamed.body);
+    expect(new Set(chunks.map((c) => c.model))).toEqual(new Set(['up-vision']));
+    expect(chunks.map((c) => c.choices[0]?.delta?.content ?? '').join('')).toBe('tok0 tok1 tok2 tok3 tok4');
+
+    // Without fallbacks the failure is the answer.
+    upC.script({ status: 500 });
+    expect((await chat({ model: 'up-flaky' })).status).toBe(502);
   });
 
   it('maps upstream failures: 429 with retry-after, 5xx to 502/503, stall to 504, without leaking the upstream', async () => {

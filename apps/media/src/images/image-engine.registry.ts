@@ -3,6 +3,28 @@ import { Catalog, ModelDefinition } from '@svc/catalog';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { Logger } from '@svc/logging';
 import { OnnxDiffusionEngine } from '../engines/diffusion/onnx-diffusion.engine';
+import { OpenAiImageEngine, UpstreamImage, UpstreamImageRequest } from '../engines/upstream/openai-image.engine';
+
+/** What the media service needs of an image engine: pixels at the engine's own size (post-processing resizes). */
+export interface ImageEngine {
+  generate(request: UpstreamImageRequest): Promise<UpstreamImage>;
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The embedded model works at its native size; the requested size is applied by post-processing. */
+class EmbeddedDiffusion implements ImageEngine {
+  constructor(private readonly engine: OnnxDiffusionEngine) {}
+  generate({ width: _w, height: _h, ...rest }: UpstreamImageRequest): Promise<UpstreamImage> {
+    return this.engine.generate(rest);
+  }
+  ready(): Promise<void> {
+    return this.engine.ready();
+  }
+  close(): Promise<void> {
+    return this.engine.close();
+  }
+}
 
 export interface ImageEngineRegistryOptions {
   modelsDir: string;
@@ -13,12 +35,12 @@ export interface ImageEngineRegistryOptions {
 export const MEDIA_MODEL_TYPES = ['image', 'inpaint', 'upscale'] as const;
 
 /**
- * One diffusion engine per embedded image or edit model of the catalog, loaded at boot and closed
- * at shutdown. Upscale models with the classical `embedded-sharp-resample` engine need no engine
+ * One engine per image or edit model of the catalog (embedded ONNX diffusion, or an
+ * OpenAI-compatible image server), loaded at boot and closed at shutdown. Upscale models with the classical `embedded-sharp-resample` engine need no engine
  * object (sharp does the work); engines this service cannot run are reported, not fatal.
  */
 export class ImageEngineRegistry {
-  private readonly engines = new Map<string, OnnxDiffusionEngine>();
+  private readonly engines = new Map<string, ImageEngine>();
   private readonly failures = new Map<string, string>();
 
   constructor(
@@ -29,11 +51,12 @@ export class ImageEngineRegistry {
     for (const type of MEDIA_MODEL_TYPES) {
       for (const model of catalog.ofType(type)) {
         const engine = model.engine;
-        if (engine.kind === 'embedded-onnx-diffusion') {
-          this.engines.set(
-            model.id,
-            new OnnxDiffusionEngine({ modelPath: path.resolve(options.modelsDir, engine.file), maxParallel: engine.maxParallel, maxQueue: engine.maxQueue, threads: options.threads || undefined }),
-          );
+        if (engine.kind === 'embedded-onnx-diffusion' && model.type !== 'upscale') {
+          const onnx = new OnnxDiffusionEngine({ modelPath: path.resolve(options.modelsDir, engine.file), maxParallel: engine.maxParallel, maxQueue: engine.maxQueue, threads: options.threads || undefined });
+          this.engines.set(model.id, new EmbeddedDiffusion(onnx));
+        } else if (engine.kind === 'openai-compatible' && model.type !== 'upscale') {
+          const apiKey = engine.apiKeyEnv ? process.env[engine.apiKeyEnv] : undefined;
+          this.engines.set(model.id, new OpenAiImageEngine({ baseUrl: engine.baseUrl, model: engine.model, apiKey, timeoutMs: engine.timeoutMs, maxParallel: Math.min(engine.connections, 16) }));
         } else if (!isClassicalUpscaler(model)) {
           this.failures.set(model.id, `engine ${engine.kind} is not supported by the media service yet`);
         }
@@ -48,7 +71,7 @@ export class ImageEngineRegistry {
         const started = Date.now();
         try {
           await engine.ready();
-          this.logger.info({ model: id, kind: 'embedded-onnx-diffusion', ms: Date.now() - started }, 'engine ready');
+          this.logger.info({ model: id, ms: Date.now() - started }, 'engine ready');
         } catch (err) {
           const reason = err instanceof Error ? err.message : String(err);
           this.failures.set(id, reason);
@@ -65,7 +88,7 @@ export class ImageEngineRegistry {
     return model;
   }
 
-  diffusion(model: ModelDefinition): OnnxDiffusionEngine {
+  engine(model: ModelDefinition): ImageEngine {
     const failure = this.failures.get(model.id);
     if (failure !== undefined) throw new DomainError(ErrorCode.ServiceUnavailable, `Model ${model.id} is not available on this server.`);
     const engine = this.engines.get(model.id);

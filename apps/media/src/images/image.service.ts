@@ -18,7 +18,7 @@ import { DomainError, ErrorCode } from '@svc/errors';
 import { Logger } from '@svc/logging';
 import { BillingSettler } from '@svc/messaging';
 import { MEDIA_CONFIG, MediaConfig } from '../config';
-import { GeneratedImage } from '../engines/diffusion/onnx-diffusion.engine';
+import { UpstreamImage } from '../engines/upstream/openai-image.engine';
 import { finishImage } from './image-output';
 import { ImageEngineRegistry } from './image-engine.registry';
 import { SafeMode } from './safe-mode';
@@ -43,7 +43,7 @@ export class ImageService {
     const started = Date.now();
     try {
       const model = this.engines.model(params.model, ['image']);
-      const engine = this.engines.diffusion(model);
+      const engine = this.engines.engine(model);
       let { prompt, negativePrompt } = params;
       if (params.stylePreset !== undefined) {
         const style = findStyle(params.stylePreset);
@@ -54,7 +54,7 @@ export class ImageService {
       const variants = Math.max(1, params.variants);
       // Variants are the same request with consecutive seeds, so each is reproducible on its own.
       const raw = await Promise.all(
-        Array.from({ length: variants }, (_, i) => engine.generate({ prompt, negativePrompt, steps: params.steps, cfgScale: params.cfgScale, seed: seed + i })),
+        Array.from({ length: variants }, (_, i) => engine.generate({ prompt, negativePrompt, steps: params.steps, cfgScale: params.cfgScale, seed: seed + i, width: params.width, height: params.height })),
       );
       const inferenceMs = Date.now() - started;
       const images = await Promise.all(
@@ -104,9 +104,9 @@ export class ImageService {
     const started = Date.now();
     try {
       const model = this.engines.model(params.model, ['inpaint', 'image']);
-      const engine = this.engines.diffusion(model);
+      const engine = this.engines.engine(model);
       const input = await this.decodeInput(params.image);
-      const out = await engine.generate({ prompt: params.prompt, init: { data: input.data, width: input.width, height: input.height, channels: 3 }, seed: params.seed });
+      const out = await engine.generate({ prompt: params.prompt, init: { data: input.data, width: input.width, height: input.height, channels: 3 }, seed: params.seed, width: params.width, height: params.height });
       const image = await this.deliver(out, caller.requestId, { width: params.width, height: params.height, format: params.format, safeMode: params.safeMode, watermark: false });
       const totalMs = Date.now() - started;
       const usage: SettledUsage = { kind: 'image-edit', edits: 1, resolution: params.resolution, quality: params.quality };
@@ -156,7 +156,7 @@ export class ImageService {
   }
 
   private async deliver(
-    out: GeneratedImage,
+    out: UpstreamImage,
     requestId: string,
     o: { width: number; height: number; format: GeneratedImageRef['format']; safeMode: boolean; watermark: boolean; exif?: { description: string; software: string; comment: string } },
   ): Promise<GeneratedImageRef> {

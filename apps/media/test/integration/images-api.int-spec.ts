@@ -17,7 +17,7 @@ beforeAll(async () => {
     mediaEnv: { SAFE_MODE_NSFW_THRESHOLD: '0' },
     // Image requests are limited per minute and many 4xx answers block a caller for a while;
     // short windows keep this suite (which provokes many 400s) under both.
-    gatewayEnv: { RATE_LIMIT_WINDOW_MS: '4000', ABUSE_WINDOW_MS: '1000', ABUSE_BLOCK_MS: '1000' },
+    gatewayEnv: { RATE_LIMIT_WINDOW_MS: '2000', ABUSE_WINDOW_MS: '1000', ABUSE_BLOCK_MS: '1000' },
   });
 }, 240_000);
 
@@ -35,7 +35,12 @@ interface Answer {
 async function post(path: string, body: unknown, init: { key?: string; form?: FormData; headers?: Record<string, string> } = {}): Promise<Answer> {
   const headers: Record<string, string> = { authorization: `Bearer ${init.key ?? stack.adminKey}`, ...(init.headers ?? {}) };
   if (!init.form) headers['content-type'] = 'application/json';
-  const res = await fetch(`${stack.api}${path}`, { method: 'POST', headers, body: init.form ?? JSON.stringify(body) });
+  let res = await fetch(`${stack.api}${path}`, { method: 'POST', headers, body: init.form ?? JSON.stringify(body) });
+  // The image rate limit (20 per 2 s window here) can be reached by this fast suite: wait it out.
+  for (let i = 0; i < 10 && res.status === 429 && res.headers.get('x-ratelimit-reset-requests'); i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    res = await fetch(`${stack.api}${path}`, { method: 'POST', headers, body: init.form ?? JSON.stringify(body) });
+  }
   const bytes = Buffer.from(await res.arrayBuffer());
   const isJson = (res.headers.get('content-type') ?? '').includes('json');
   return { status: res.status, headers: res.headers, body: isJson ? JSON.parse(bytes.toString()) : undefined, bytes };
@@ -203,17 +208,27 @@ describe('POST /image/generate', () => {
     expect(Math.round((before - after) * 1e9)).toBe(2_000_000);
   });
 
-  it('rewrites the prompt with enhance_prompt and returns it URL-encoded', async () => {
+  it('rewrites the prompt with enhance_prompt, returns it URL-encoded and bills the rewrite on top of the image', async () => {
+    const before = await balanceUsd();
     const res = await gen({ enhance_prompt: true });
     expect(res.status).toBe(200);
     const header = res.headers.get('x-svc-enhanced-prompt');
     expect(header).toBeTruthy();
     expect(decodeURIComponent(header!).length).toBeGreaterThan(0);
+    expect(decodeURIComponent(header!)).toBe(decodeURIComponent(header!).trim());
+    // One image (1,000,000 nano-USD) plus the text model's tokens for the rewrite.
+    let spent = 0;
+    for (let i = 0; i < 50 && spent <= 1_000_000; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      spent = Math.round((before - (await balanceUsd())) * 1e9);
+    }
+    expect(spent).toBeGreaterThan(1_000_000);
   });
 });
 
 describe('OpenAI-compatible endpoints through the official client', () => {
-  const client = () => new OpenAI({ baseURL: stack.api, apiKey: stack.adminKey, maxRetries: 0 });
+  // Retries only for the suite's own rate limit (429), which the client backs off from.
+  const client = () => new OpenAI({ baseURL: stack.api, apiKey: stack.adminKey, maxRetries: 6 });
 
   it('images.generate returns b64_json PNGs of the requested size (OpenAI model names map to the default model)', async () => {
     const result = await client().images.generate({ model: 'dall-e-3', prompt: 'a yellow triangle', size: '256x256', response_format: 'b64_json', moderation: 'low' } as never);

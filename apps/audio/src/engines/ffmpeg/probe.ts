@@ -52,7 +52,7 @@ export async function probeAudio(audio: Buffer, timeoutMs: number): Promise<Prob
     });
     if (decode.code !== 0 || /invalid|error|corrupt/i.test(decode.stderr)) throw new BadAudioError('The audio file is truncated or corrupt.');
     const decodedS = decode.stdout.length / 2 / COUNT_RATE;
-    if (decodedS <= 0) throw new BadAudioError('The audio has no samples.');
+    if (decodedS <= 0) throw new BadAudioError('The audio file holds no samples (it is empty or truncated).');
     const declaredS = Number(audioStream.duration ?? parsed.format?.duration);
     if (Number.isFinite(declaredS) && declaredS - decodedS > Math.max(0.5, declaredS * 0.05)) {
       throw new BadAudioError(`The audio file is truncated: its header announces ${declaredS.toFixed(1)} s but it holds ${decodedS.toFixed(1)} s.`);

@@ -2,7 +2,8 @@
 // { id, voice, text }; the worker answers { id, wav } (a Buffer) or { id, error }. Each request
 // gets a fresh WASI instance (an instance runs one command line), and its WAV goes to a private
 // temporary directory preopened as /out, removed afterwards. A crash here only ends this process;
-// the parent (flite.engine.ts) starts a new one.
+// the parent (flite-process.ts) starts a new one.
+/* global WebAssembly */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';

@@ -1,4 +1,4 @@
-import { Pool } from 'undici';
+import { FormData, Pool } from 'undici';
 import { DomainError } from '@svc/errors';
 import { AudioAbortedError, OnAudio, SpeakRequest, SpeakResult, SpeechEngine, TranscribeRequest, TranscribeResult, TranscriptionEngine } from '../engine';
 import { upstreamHttpError, upstreamTransportError } from './upstream-errors';
@@ -70,7 +70,7 @@ export class OpenAIAudioEngine implements SpeechEngine, TranscriptionEngine {
       form.append('timestamp_granularities[]', 'word');
       form.append('timestamp_granularities[]', 'segment');
     }
-    const res = await this.call(() => this.pool.request({ method: 'POST', path: `${this.prefix}/audio/transcriptions`, headers: this.auth, body: form as never, signal: request.signal }), request.signal);
+    const res = await this.call(() => this.pool.request({ method: 'POST', path: `${this.prefix}/audio/transcriptions`, headers: this.auth, body: form, signal: request.signal }), request.signal);
     let parsed: VerboseTranscription;
     try {
       parsed = (await res.body.json()) as VerboseTranscription;

@@ -13,6 +13,8 @@ export interface Candidate {
 }
 
 export interface ChoiceEvents {
+  /** A candidate model is about to be tried (the first, then each fallback). */
+  candidate?(model: ModelDefinition): void;
   /** A piece of choice `index`'s text. */
   text?(index: number, text: string): Promise<void>;
   /** Choice `index` finished (streaming sends its finish chunk here). */
@@ -40,6 +42,7 @@ export async function generateChoices(candidates: Candidate[], params: ChatCompl
     let produced = false;
     const results: GenerateResult[] = [];
     try {
+      events.candidate?.(candidate.model);
       const engine = candidate.engine();
       for (let index = 0; index < n; index++) {
         const request = { ...base, ...(base.seed !== undefined ? { seed: base.seed + index } : {}) };

@@ -43,7 +43,7 @@ export const EMBEDDED_ENGINE_DEFAULTS = { maxParallel: 2, maxQueue: 16, restartB
 /** The build copies *.mjs next to the compiled .js; Jest runs from source where it already is. */
 const WORKER_PATH = path.join(__dirname, 'llama-worker.mjs');
 /** Text pieces in flight before the worker waits for the consumer (back-pressure window). */
-const PIECE_WINDOW = 4;
+const PIECE_WINDOW = 16;
 const SHUTDOWN_GRACE_MS = 3000;
 
 interface Worker {

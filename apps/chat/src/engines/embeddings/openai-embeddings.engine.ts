@@ -61,7 +61,7 @@ export class OpenAIEmbeddingsEngine implements EmbeddingEngine {
     } catch (err) {
       throw upstreamTransportError(err);
     }
-    if (res.statusCode >= 400) throw upstreamHttpError(res.statusCode, await res.body.text().catch(() => ''));
+    if (res.statusCode >= 400) throw upstreamHttpError(res.statusCode, await res.body.text().catch(() => ''), res.headers['retry-after']);
     let parsed: UpstreamEmbeddings;
     try {
       parsed = (await res.body.json()) as UpstreamEmbeddings;

@@ -1,0 +1,88 @@
+import http from 'node:http';
+import { AddressInfo } from 'node:net';
+import { DomainError, ErrorCode } from '@svc/errors';
+import { OpenAIAudioEngine } from './openai-audio.engine';
+
+interface Seen {
+  path: string;
+  auth?: string;
+  contentType?: string;
+  body: Buffer;
+}
+
+describe('OpenAIAudioEngine (OpenAI-compatible speech and transcription servers)', () => {
+  const seen: Seen[] = [];
+  let status = 200;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      seen.push({ path: req.url ?? '', auth: req.headers.authorization, contentType: req.headers['content-type'], body: Buffer.concat(chunks) });
+      if (status !== 200) {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: 'voice not found' } }));
+      } else if (req.url === '/v1/audio/speech') {
+        res.writeHead(200, { 'content-type': 'audio/mpeg' });
+        res.write(Buffer.from([1, 2, 3]));
+        setTimeout(() => res.end(Buffer.from([4, 5])), 20);
+      } else {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ text: ' hello world ', language: 'english', duration: 1.5, words: [{ word: ' hello', start: 0, end: 0.5 }], segments: [{ id: 0, text: ' hello world', start: 0, end: 1.5 }] }));
+      }
+    });
+  });
+  let engine: OpenAIAudioEngine;
+
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    engine = new OpenAIAudioEngine({ baseUrl: `http://127.0.0.1:${port}/v1`, model: 'kokoro', apiKey: 'secret', timeoutMs: 5_000, connections: 2 });
+  });
+  afterAll(async () => {
+    await engine.close();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  beforeEach(() => {
+    seen.length = 0;
+    status = 200;
+  });
+
+  it('sends speech requests with the upstream model name and returns the bytes, streamed or whole', async () => {
+    const whole = await engine.speak({ input: 'Hi there', voice: 'af_sky', format: 'mp3', speed: 1.5, signal: new AbortController().signal });
+    expect([...whole.audio]).toEqual([1, 2, 3, 4, 5]);
+    expect(whole.characters).toBe(8);
+    expect(seen[0].auth).toBe('Bearer secret');
+    expect(JSON.parse(seen[0].body.toString())).toEqual({ model: 'kokoro', input: 'Hi there', voice: 'af_sky', response_format: 'mp3', speed: 1.5 });
+
+    const chunks: number[][] = [];
+    const streamed = await engine.speak({ input: 'Hi', voice: 'af_sky', format: 'mp3', speed: 1, signal: new AbortController().signal }, async (c) => {
+      chunks.push([...c]);
+    });
+    expect(streamed.audio.length).toBe(0);
+    expect(chunks.flat()).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('sends the file as multipart with verbose_json and maps words and segments', async () => {
+    const result = await engine.transcribe({ audio: Buffer.from('RIFF....'), durationMs: 1500, language: 'en', timestamps: true, signal: new AbortController().signal });
+    expect(result).toEqual({ text: 'hello world', language: 'english', words: [{ word: 'hello', start: 0, end: 0.5 }], segments: [{ text: 'hello world', start: 0, end: 1.5 }] });
+    expect(seen[0].path).toBe('/v1/audio/transcriptions');
+    expect(seen[0].contentType).toMatch(/^multipart\/form-data/);
+    const body = seen[0].body.toString();
+    expect(body).toContain('verbose_json');
+    expect(body).toContain('timestamp_granularities[]');
+    expect(body).toContain('kokoro');
+  });
+
+  it('turns an upstream 400 into a validation error with its message, and an unreachable server into 502', async () => {
+    status = 400;
+    const err = await engine.speak({ input: 'Hi', voice: 'x', format: 'mp3', speed: 1, signal: new AbortController().signal }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DomainError);
+    expect((err as DomainError).code).toBe(ErrorCode.Validation);
+    expect((err as DomainError).message).toMatch(/voice not found/);
+
+    const down = new OpenAIAudioEngine({ baseUrl: 'http://127.0.0.1:1/v1', model: 'm', timeoutMs: 2_000, connections: 1 });
+    const err2 = await down.transcribe({ audio: Buffer.from('x'), durationMs: 1, timestamps: false, signal: new AbortController().signal }).catch((e: unknown) => e);
+    expect((err2 as DomainError).code).toBe(ErrorCode.Upstream);
+    await down.close();
+  });
+});
