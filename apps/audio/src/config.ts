@@ -20,8 +20,13 @@ export const audioConfigSchema = z.object({
   STREAM_ACK_TIMEOUT_MS: positiveInt(30_000),
   /** Asynchronous jobs (POST /audio/queue): run a worker in this process. */
   AUDIO_JOBS_WORKER: bool(true),
-  /** BullMQ key prefix (tests use their own). */
-  AUDIO_QUEUE_PREFIX: z.string().min(1).default('svc-audio'),
+  /** The deployment's Redis key prefix (shared with the gateway): separate deployments on one Redis never share jobs. */
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_.-]{0,64}$/, 'letters, digits and : _ . - only, at most 64')
+    .default('svc:'),
+  /** BullMQ key prefix; default `<REDIS_KEY_PREFIX>audio-jobs`. */
+  AUDIO_QUEUE_PREFIX: z.string().min(1).optional(),
   AUDIO_JOB_CONCURRENCY: positiveInt(1),
   AUDIO_JOB_ATTEMPTS: positiveInt(3),
   AUDIO_JOB_BACKOFF_MS: positiveInt(2_000),
@@ -31,6 +36,9 @@ export const audioConfigSchema = z.object({
   /** Generated audio of a finished job is kept this long unless retrieved or completed first. */
   AUDIO_JOB_RESULT_TTL_MS: positiveInt(60 * 60_000),
 });
-export type AudioConfig = z.infer<typeof audioConfigSchema>;
-export const loadServiceConfig = (): AudioConfig => loadConfig('audio', audioConfigSchema);
+export type AudioConfig = Omit<z.infer<typeof audioConfigSchema>, 'AUDIO_QUEUE_PREFIX'> & { AUDIO_QUEUE_PREFIX: string };
+export const loadServiceConfig = (): AudioConfig => {
+  const config = loadConfig('audio', audioConfigSchema);
+  return { ...config, AUDIO_QUEUE_PREFIX: config.AUDIO_QUEUE_PREFIX ?? `${config.REDIS_KEY_PREFIX}audio-jobs` };
+};
 export const AUDIO_CONFIG = Symbol('AUDIO_CONFIG');

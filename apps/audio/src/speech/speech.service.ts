@@ -2,9 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { NatsConnection } from 'nats';
 import { Catalog } from '@svc/catalog';
 import { SpeechReply, SpeechRequest, StreamOpenReply, StreamSpeechRequest } from '@svc/contracts';
-import { DomainError, ErrorCode } from '@svc/errors';
 import { Logger } from '@svc/logging';
 import { BillingSettler, NATS_CONNECTION, StreamAbortedError, StreamPublisher } from '@svc/messaging';
+import { toDomainError } from '../audio-errors';
 import { AudioPayloads } from '../audio-payloads';
 import { modelOfType } from '../audio-models';
 import { AUDIO_CONFIG, AudioConfig } from '../config';
@@ -78,11 +78,4 @@ export class SpeechService {
       publisher.error(toDomainError(err, this.logger, caller.requestId).toPayload());
     }
   }
-}
-
-export function toDomainError(err: unknown, logger: Logger, requestId: string): DomainError {
-  if (err instanceof DomainError) return err;
-  if (err instanceof AudioAbortedError || (err as { name?: string })?.name === 'TimeoutError') return new DomainError(ErrorCode.Timeout, 'The audio request took too long.');
-  logger.error({ requestId, err: err instanceof Error ? err.message : String(err) }, 'audio request failed');
-  return new DomainError(ErrorCode.Internal, 'Audio processing failed.');
 }

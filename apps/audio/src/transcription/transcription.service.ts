@@ -4,12 +4,12 @@ import { ProbeAudioReply, ProbeAudioRequest, TranscribeReply, TranscribeRequest 
 import { DomainError, ErrorCode } from '@svc/errors';
 import { Logger } from '@svc/logging';
 import { BillingSettler } from '@svc/messaging';
+import { toDomainError } from '../audio-errors';
 import { AudioPayloads } from '../audio-payloads';
 import { modelOfType } from '../audio-models';
 import { AUDIO_CONFIG, AudioConfig } from '../config';
 import { BadAudioError, probeAudio } from '../engines/ffmpeg/probe';
 import { AudioEngineRegistry } from '../engines/engine-registry';
-import { toDomainError } from '../speech/speech.service';
 import { AUDIO_LOGGER, CATALOG } from '../tokens';
 
 const PROBE_TIMEOUT_MS = 30_000;

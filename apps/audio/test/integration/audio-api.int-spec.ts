@@ -53,6 +53,16 @@ async function balanceAfter(before: number): Promise<number> {
 
 const nano = (usd: number) => Math.round(usd * 1e9);
 
+describe('GET /models', () => {
+  it('lists the speech model with its voices and formats, and the transcription model', async () => {
+    const tts = (await (await fetch(`${stack.api}/models?type=tts`)).json()) as { data: Array<{ id: string; model_spec: { constraints: Record<string, unknown> } }> };
+    const flite = tts.data.find((m) => m.id === 'svc-flite');
+    expect(flite?.model_spec.constraints).toMatchObject({ voices: ['slt', 'awb', 'rms', 'kal16'], default_voice: 'slt', supported_formats: ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'] });
+    const asr = (await (await fetch(`${stack.api}/models?type=asr`)).json()) as { data: Array<{ id: string }> };
+    expect(asr.data.map((m) => m.id)).toContain('svc-pocketsphinx');
+  });
+});
+
 describe('POST /audio/speech', () => {
   it('returns mp3 bytes with the audio content type, model headers and the text spoken', async () => {
     const res = await post('/audio/speech', { model: 'svc-flite', input: 'Hello from the audio service.', voice: 'slt' });

@@ -139,6 +139,9 @@ describe('POST /api/v1/embeddings (gateway, chat, billing, keys)', () => {
     const { data: floats, response } = await client.embeddings.create({ model: 'svc-zoo-embed', input, encoding_format: 'float' }).withResponse();
     expect(response.headers.get('x-svc-model-id')).toBe('svc-zoo-embed');
     expect(response.headers.get('cf-ray')).toBeTruthy();
+    // The spec's embedding limit class: 500 requests per minute.
+    expect(response.headers.get('x-ratelimit-limit-requests')).toBe('500');
+    expect(response.headers.get('x-svc-balance-usd')).toBe('100.00');
     expect(floats.object).toBe('list');
     expect(floats.model).toBe('svc-zoo-embed');
     expect(floats.data.map((d) => [d.object, d.index, d.embedding.length])).toEqual([

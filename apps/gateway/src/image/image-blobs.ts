@@ -1,5 +1,6 @@
 import Redis from 'ioredis';
 import { BlobStore } from '@svc/blob-store';
+import { outboundFetcherFromEnv } from '@svc/outbound';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { REDIS } from '../redis/redis.module';
 
@@ -16,3 +17,7 @@ export async function takeOutput(blobs: BlobStore, blobId: string): Promise<Buff
   if (!bytes) throw new DomainError(ErrorCode.Internal, 'The generated image was lost before delivery.');
   return bytes;
 }
+
+export const IMAGE_URL_FETCHER = Symbol('IMAGE_URL_FETCHER');
+/** The SSRF-guarded fetcher for `image` URLs, configured from OUTBOUND_* (libs/outbound). */
+export const imageUrlFetcherProvider = { provide: IMAGE_URL_FETCHER, useFactory: () => outboundFetcherFromEnv() };

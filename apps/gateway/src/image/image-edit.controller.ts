@@ -12,9 +12,9 @@ import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { parseBody } from '../http/parse-body';
 import { setModelHeaders } from '../models/model-headers';
 import { CATALOG } from '../models/models.tokens';
-import { IMAGE_BLOBS, INPUT_BLOB_TTL_MS, takeOutput } from './image-blobs';
+import { IMAGE_BLOBS, IMAGE_URL_FETCHER, INPUT_BLOB_TTL_MS, takeOutput } from './image-blobs';
 import { MIME, setImageHeaders } from './image-headers';
-import { imageBytesOf, INPUT_LIMITS, InputImage, inspectImage } from './image-input';
+import { imageBytesOf, ImageUrlFetcher, INPUT_LIMITS, InputImage, inspectImage } from './image-input';
 import { EDIT_ASPECT_RATIOS, imageEditSchema, imageUpscaleSchema, openAiEditSchema } from './image-request.dto';
 import { closestRatio, fitRatio, invalidField, pricedTiers, TIER_SIDE } from './image-sizing';
 import { plainBody } from './multipart-body';
@@ -47,6 +47,7 @@ export class ImageEditController {
     private readonly billing: BillingRequests,
     private readonly enhancer: PromptEnhancer,
     @Inject(IMAGE_BLOBS) private readonly blobs: BlobStore,
+    @Inject(IMAGE_URL_FETCHER) private readonly fetcher: ImageUrlFetcher,
     @Inject(CATALOG) private readonly catalog: Catalog,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
@@ -62,7 +63,7 @@ export class ImageEditController {
     if (input.quality && c.qualities && !c.qualities.includes(input.quality)) throw invalidField('quality', `must be one of ${c.qualities.join(', ')} for model ${model.id}`);
     const supported = c.aspectRatios ?? EDIT_ASPECT_RATIOS.filter((r) => r !== 'auto');
     if (input.aspect_ratio && input.aspect_ratio !== 'auto' && !supported.includes(input.aspect_ratio)) throw invalidField('aspect_ratio', `must be auto or one of ${supported.join(', ')} for model ${model.id}`);
-    const image = await inspectImage(imageBytesOf(input.image), INPUT_LIMITS);
+    const image = await inspectImage(await imageBytesOf(input.image, this.fetcher), INPUT_LIMITS);
     const ratio = !input.aspect_ratio || input.aspect_ratio === 'auto' ? closestRatio(image.width, image.height, supported) : input.aspect_ratio;
     const [rw, rh] = ratio.split(':').map(Number);
     const [width, height] = fitRatio([rw, rh], TIER_SIDE[input.resolution] ?? 1024);
@@ -97,7 +98,7 @@ export class ImageEditController {
     const input = parseBody(openAiEditSchema, await plainBody(body));
     // OpenAI model names (dall-e-2, gpt-image-1) map to the default edit model.
     const model = (input.model && this.catalog.resolve(input.model, 'inpaint')) || this.editModel(undefined);
-    const image = await inspectImage(imageBytesOf(input.image), INPUT_LIMITS);
+    const image = await inspectImage(await imageBytesOf(input.image, this.fetcher), INPUT_LIMITS);
     let width: number;
     let height: number;
     if (input.size && input.size !== 'auto') {
@@ -120,7 +121,7 @@ export class ImageEditController {
     const model = this.catalog.resolve(name, 'upscale');
     if (!model) throw new DomainError(ErrorCode.ModelNotFound, `Model "${name}" does not exist or is not an upscale model. See GET /api/v1/models?type=upscale.`);
     // At least 2x must fit in the output cap; larger factors shrink to fit (in the media service).
-    const image = await inspectImage(imageBytesOf(input.image), { minPixels: INPUT_LIMITS.minPixels, maxPixels: MAX_UPSCALE_OUTPUT_PIXELS / 4 });
+    const image = await inspectImage(await imageBytesOf(input.image, this.fetcher), { minPixels: INPUT_LIMITS.minPixels, maxPixels: MAX_UPSCALE_OUTPUT_PIXELS / 4 });
     setModelHeaders(reply, model);
     const worstCase: BillableUsage = { kind: 'upscale', images: 1, factor: input.scale > 2 ? '4x' : '2x' };
     const out = await this.admitted(model, worstCase, caller, request, reply, async () => {

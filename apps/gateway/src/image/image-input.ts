@@ -1,5 +1,6 @@
 import sharp, { Metadata } from 'sharp';
 import { DomainError, ErrorCode } from '@svc/errors';
+import { OutboundFetcher } from '@svc/outbound';
 
 /** The spec's bounds for input images (edit; upscale uses its own pixel cap). */
 export const INPUT_LIMITS = { maxBytes: 25 * 1024 * 1024, minPixels: 65_536, maxPixels: 33_177_600 } as const;
@@ -15,23 +16,34 @@ export interface InputImage {
 
 const invalid = (message: string) => DomainError.validation([{ path: ['image'], message }]);
 
+/** Where `image` URLs are fetched from: the SSRF guard (`@svc/outbound`). */
+export type ImageUrlFetcher = Pick<OutboundFetcher, 'fetch'>;
+
 /**
- * The `image` field as bytes: a multipart file, a base64 string or a data URL. http(s) URLs need
- * the outbound SSRF guard, which this gateway does not have yet: they get a clear 400.
+ * The `image` field as bytes: a multipart file, a base64 string, a data URL, or an http(s) URL
+ * fetched through the SSRF guard (public addresses only unless OUTBOUND_ALLOWLIST says otherwise,
+ * at most 25 MB, OUTBOUND_TIMEOUT_MS). A refused or failed fetch is a 400 on `image`.
  */
-export function imageBytesOf(value: Buffer | string): Buffer {
+export async function imageBytesOf(value: Buffer | string, fetcher: ImageUrlFetcher): Promise<Buffer> {
   if (Buffer.isBuffer(value)) return value;
   const text = value.trim();
-  if (/^https?:\/\//i.test(text)) {
-    throw new DomainError(ErrorCode.Validation, 'image URLs are not supported yet: upload the file (multipart) or send it as base64.', {
-      _errors: [],
-      image: { _errors: ['image URLs are not supported yet'] },
-    });
-  }
+  if (/^https?:\/\//i.test(text)) return fetchImage(text, fetcher);
   const data = /^data:[^;,]*(;[^,]*)?,/i.exec(text);
   const b64 = (data ? text.slice(data[0].length) : text).replace(/\s+/g, '');
   if (!b64 || !BASE64.test(b64)) throw invalid('must be a file, a base64 string, a data URL or an http(s) URL');
   return Buffer.from(b64, b64.includes('-') || b64.includes('_') ? 'base64url' : 'base64');
+}
+
+async function fetchImage(url: string, fetcher: ImageUrlFetcher): Promise<Buffer> {
+  let res;
+  try {
+    res = await fetcher.fetch(url, { limits: { maxBytes: INPUT_LIMITS.maxBytes }, headers: { accept: 'image/*' } });
+  } catch (err) {
+    if (err instanceof DomainError && err.code === ErrorCode.Validation) throw invalid(`could not be fetched: ${err.message}`);
+    throw err;
+  }
+  if (res.status !== 200) throw invalid(`could not be fetched: the server answered HTTP ${res.status}`);
+  return res.body;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AdmissionModule } from '../admission/admission.module';
-import { imageBlobsProvider } from './image-blobs';
+import { imageBlobsProvider, imageUrlFetcherProvider } from './image-blobs';
 import { ImageEditController } from './image-edit.controller';
 import { ImageController } from './image.controller';
 import { PromptEnhancer } from './prompt-enhancer';
@@ -9,6 +9,6 @@ import { PromptEnhancer } from './prompt-enhancer';
 @Module({
   imports: [AdmissionModule],
   controllers: [ImageController, ImageEditController],
-  providers: [PromptEnhancer, imageBlobsProvider],
+  providers: [PromptEnhancer, imageBlobsProvider, imageUrlFetcherProvider],
 })
 export class ImageModule {}

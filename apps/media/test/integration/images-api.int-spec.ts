@@ -1,3 +1,5 @@
+import http from 'node:http';
+import { AddressInfo } from 'node:net';
 import exifReader from 'exif-reader';
 import OpenAI, { toFile } from 'openai';
 import sharp from 'sharp';
@@ -10,19 +12,30 @@ import { ImageStack, startImageStack } from './support/image-stack';
  * exercised without adult images. Tests that look at pixels turn safe mode off.
  */
 let stack: ImageStack;
+/** Serves /in.png (a 320x240 PNG) and 404 otherwise, for image URLs; reachable as `localhost` only (OUTBOUND_ALLOWLIST). */
+let imageServer: http.Server;
+let imagePort: number;
 
 beforeAll(async () => {
+  const servedPng = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#30c060' } }).png().toBuffer();
+  imageServer = http.createServer((req, res) => {
+    if (req.url === '/in.png') res.writeHead(200, { 'content-type': 'image/png' }).end(servedPng);
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => imageServer.listen(0, '127.0.0.1', resolve));
+  imagePort = (imageServer.address() as AddressInfo).port;
   stack = await startImageStack({
     withChat: true,
     mediaEnv: { SAFE_MODE_NSFW_THRESHOLD: '0' },
     // Image requests are limited per minute and many 4xx answers block a caller for a while;
     // short windows keep this suite (which provokes many 400s) under both.
-    gatewayEnv: { RATE_LIMIT_WINDOW_MS: '2000', ABUSE_WINDOW_MS: '1000', ABUSE_BLOCK_MS: '1000' },
+    gatewayEnv: { RATE_LIMIT_WINDOW_MS: '2000', ABUSE_WINDOW_MS: '1000', ABUSE_BLOCK_MS: '1000', OUTBOUND_ALLOWLIST: 'localhost' },
   });
 }, 240_000);
 
 afterAll(async () => {
   await stack?.stop();
+  await new Promise((resolve) => imageServer?.close(resolve));
 }, 60_000);
 
 interface Answer {
@@ -273,16 +286,30 @@ describe('POST /image/edit', () => {
     const corrupt = await post('/image/edit', { image: Buffer.from('definitely not an image').toString('base64'), prompt: 'x' });
     const small = await post('/image/edit', { image: (await png(100, 100)).toString('base64'), prompt: 'x' });
     const truncated = await post('/image/edit', { image: (await png(400, 400)).subarray(0, 200).toString('base64'), prompt: 'x' });
-    const url = await post('/image/edit', { image: 'https://example.com/cat.png', prompt: 'x' });
-    for (const res of [corrupt, small, truncated, url]) {
+    for (const res of [corrupt, small, truncated]) {
       expect(res.status).toBe(400);
       expect(res.body.details.image._errors.length).toBeGreaterThan(0);
     }
     expect(small.body.details.image._errors[0]).toMatch(/at least 65536 pixels/);
-    expect(url.body.error).toMatch(/image URLs are not supported yet/);
     const badRatio = await post('/image/edit', { image: (await png(300, 300)).toString('base64'), prompt: 'x', aspect_ratio: '5:1' });
     expect(badRatio.status).toBe(400);
     expect(badRatio.body.details.aspect_ratio).toBeDefined();
+  });
+});
+
+describe('image URLs through the SSRF guard', () => {
+  it('fetches an allowed URL and refuses private addresses and failed fetches with 400 on image', async () => {
+    const ok = await post('/image/edit', { image: `http://localhost:${imagePort}/in.png`, prompt: 'a red circle', safe_mode: false });
+    expect(ok.status).toBe(200);
+    // 320x240 is 4:3, not offered by the edit model: the closest supported ratio is 3:2.
+    expect(await sharp(ok.bytes).metadata()).toMatchObject({ format: 'png', width: 1024, height: 683 });
+    const loopback = await post('/image/edit', { image: `http://127.0.0.1:${imagePort}/in.png`, prompt: 'x' });
+    const missing = await post('/image/upscale', { image: `http://localhost:${imagePort}/missing.png`, scale: 2 });
+    for (const res of [loopback, missing]) {
+      expect(res.status).toBe(400);
+      expect(res.body.details.image._errors[0]).toMatch(/could not be fetched/);
+    }
+    expect(missing.body.error).toMatch(/HTTP 404/);
   });
 });
 
