@@ -1,5 +1,5 @@
-// Throughput of the zoo models with each engine called directly (and chat through the API when a
-// running platform is given). Loads the built engines from dist/, so run `npm run build` first:
+// Throughput of the zoo models with each engine called directly, and through the HTTP API (chat,
+// images, embeddings) when a running platform is given. Loads the built engines from dist/, so run `npm run build` first:
 //   npm run bench:models [-- --url http://127.0.0.1:8080 --key <admin key>]
 // Writes bench/models/last-run.json and prints a Markdown table for bench/RESULTS.md.
 import { createRequire } from 'node:module';
@@ -96,6 +96,37 @@ async function image() {
   await engine.close();
 }
 
+/** POSTs JSON to the running platform; the response body as a Buffer (binary images) or parsed JSON. */
+async function post(url, key, route, body, binary = false) {
+  const res = await fetch(`${url}/api/v1/${route}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
+  if (res.status !== 200) throw new Error(`${route}: HTTP ${res.status}: ${await res.text()}`);
+  return binary ? Buffer.from(await res.arrayBuffer()) : res.json();
+}
+
+async function imageApi(url, key) {
+  const model = catalog.get('svc-zoo-image');
+  const body = (seed, steps) => ({ model: model.id, prompt: 'a blue star on a white background', seed, steps, width: 256, height: 256, format: 'png', return_binary: true, hide_watermark: true, safe_mode: false });
+  for (const steps of [20, 50]) {
+    await post(url, key, 'image/generate', body(0, 2), true);
+    const n = 8;
+    const started = performance.now();
+    for (let i = 0; i < n; i++) await post(url, key, 'image/generate', body(i, steps), true);
+    const s = (performance.now() - started) / 1000;
+    row({ model: model.id, path: 'api', steps, size: '256x256 (32x32 native)', images: n, seconds: +s.toFixed(2), imagesPerMinute: +((n / s) * 60).toFixed(1) });
+  }
+}
+
+async function embeddingsApi(url, key) {
+  const model = catalog.get('svc-zoo-embed');
+  const inputs = Array.from({ length: 100 }, (_, i) => `${PROMPTS[i % PROMPTS.length]} The shepherd counted ${i} sheep on the hill.`);
+  await post(url, key, 'embeddings', { model: model.id, input: inputs });
+  const rounds = 20;
+  const started = performance.now();
+  for (let k = 0; k < rounds; k++) await post(url, key, 'embeddings', { model: model.id, input: inputs, encoding_format: 'base64' });
+  const s = (performance.now() - started) / 1000;
+  row({ model: model.id, path: 'api', batch: 100, requests: rounds, encoding: 'base64', seconds: +s.toFixed(3), embeddingsPerSecond: +((rounds * 100) / s).toFixed(0) });
+}
+
 async function embeddings() {
   const model = catalog.get('svc-zoo-embed');
   const engine = new WordVectorsEngine({ modelPath: path.join(modelsDir, model.engine.file) });
@@ -111,16 +142,23 @@ async function embeddings() {
 }
 
 const only = arg('only');
+const url = arg('url');
+const key = arg('key') ?? process.env.SVC_ADMIN_KEY;
 if (!only || only === 'chat') {
   await chatDirect(1);
   await chatDirect(2);
-  const url = arg('url');
   if (url) {
-    await chatApi(url, arg('key') ?? process.env.SVC_ADMIN_KEY, 1);
-    await chatApi(url, arg('key') ?? process.env.SVC_ADMIN_KEY, 2);
+    await chatApi(url, key, 1);
+    await chatApi(url, key, 2);
   }
 }
-if (!only || only === 'image') await image();
-if (!only || only === 'embeddings') await embeddings();
+if (!only || only === 'image') {
+  await image();
+  if (url) await imageApi(url, key);
+}
+if (!only || only === 'embeddings') {
+  await embeddings();
+  if (url) await embeddingsApi(url, key);
+}
 results.host.loadAfter = os.loadavg().map((v) => +v.toFixed(2));
 fs.writeFileSync(path.join(root, 'bench/models/last-run.json'), JSON.stringify(results, null, 2) + '\n');

@@ -6,6 +6,7 @@ import { CharactersModule } from './characters/characters.module';
 import { ChatHandler } from './chat/chat.handler';
 import { ChatService } from './chat/chat.service';
 import { SvcParametersApplier } from './chat/prompt/svc-parameters.applier';
+import { ChatAugmentation } from './chat/augmentation/chat-augmentation';
 import { CATALOG, CHAT_LOGGER } from './chat/tokens';
 import { CHAT_CONFIG, ChatConfig } from './config';
 import { EngineRegistry } from './engines/engine-registry';
@@ -38,6 +39,7 @@ export class AppModule implements OnModuleInit, OnApplicationShutdown {
       providers: [
         ChatService,
         SvcParametersApplier,
+        ChatAugmentation,
         ...embeddingsProviders(embeddingEngines, config.REDIS_URL),
         ...augmentProviders(config),
         BillingSettler,

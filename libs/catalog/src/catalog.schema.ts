@@ -7,7 +7,7 @@ export type ModelType = (typeof MODEL_TYPES)[number];
 export const RATE_LIMIT_TIERS = ['XS', 'S', 'M', 'L'] as const;
 
 
-/** Engines a model can run on. `embedded-*` run on this machine; `openai-compatible` is an upstream server. */
+/** Engines a model can run on. `embedded-*` run on this machine; `openai-compatible` and `sdapi` are upstream servers. */
 export const engineSchema = z.discriminatedUnion('kind', [
   z
     .object({
@@ -55,6 +55,26 @@ export const engineSchema = z.discriminatedUnion('kind', [
       /** Directory of the acoustic model, dictionary and language model (Debian pocketsphinx-en-us). */
       modelDir: z.string().min(1).default('/usr/share/pocketsphinx/model/en-us'),
       binary: z.string().min(1).default('/usr/bin/pocketsphinx_continuous'),
+    })
+    .strict(),
+  z
+    .object({
+      /** An AUTOMATIC1111 / Forge web UI started with `--api` (`POST /sdapi/v1/txt2img`, `/img2img`). */
+      kind: z.literal('sdapi'),
+      /** The server root, e.g. `http://127.0.0.1:7860` (without `/sdapi/v1`). */
+      baseUrl: z.string().url(),
+      /** Checkpoint to run (`override_settings.sd_model_checkpoint`); absent: whatever the server has loaded. */
+      checkpoint: z.string().min(1).optional(),
+      /** `sampler_name`, e.g. `Euler a`; absent: the server's default. */
+      sampler: z.string().min(1).optional(),
+      /** Name of the environment variable holding `user:password` for `--api-auth` (or a bearer token for a proxy). */
+      authEnv: z.string().optional(),
+      timeoutMs: z.number().int().positive().default(300_000),
+      /** The web UI renders one job at a time; variants go in one call as `batch_size`. */
+      maxParallel: z.number().int().positive().default(1),
+      maxQueue: z.number().int().nonnegative().default(16),
+      /** Edits (img2img): how far the input is re-noised; 0 keeps it, 1 ignores it. */
+      denoisingStrength: z.number().min(0).max(1).default(0.6),
     })
     .strict(),
   z

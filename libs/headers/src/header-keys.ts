@@ -22,6 +22,11 @@ export const HEADER = {
   paginationTotalPages: 'x-pagination-total-pages',
   balanceDiem: 'x-svc-balance-diem',
   balanceUsd: 'x-svc-balance-usd',
+  /** Image responses: safe mode blurred an output / a content violation was found. */
+  isBlurred: 'x-svc-is-blurred',
+  isContentViolation: 'x-svc-is-content-violation',
+  /** Image responses: the `enhance_prompt` rewrite, URL-encoded. */
+  enhancedPrompt: 'x-svc-enhanced-prompt',
   authorization: 'authorization',
   contentType: 'content-type',
   contentEncoding: 'content-encoding',

@@ -24,6 +24,8 @@ const qualityPrices = z.object({ low: priceSchema.optional(), medium: priceSchem
  *   `per_thousand_characters`.
  * - video: `video.per_second[resolution]` (`video.audio_multiplier` when audio is on).
  * - blockchain JSON-RPC proxy: `per_credit`.
+ * - text, web augmentation of a chat request (`svc_parameters`): `web_search` per search run,
+ *   `web_scrape` per URL scraped successfully; unpriced means free.
  */
 export const modelPricingSchema = z.object({
   input: priceSchema.optional(),
@@ -51,5 +53,7 @@ export const modelPricingSchema = z.object({
   per_thousand_characters: priceSchema.optional(),
   video: z.object({ per_second: z.record(z.string(), priceSchema), audio_multiplier: z.number().positive().optional() }).optional(),
   per_credit: priceSchema.optional(),
+  web_search: priceSchema.optional(),
+  web_scrape: priceSchema.optional(),
 });
 export type ModelPricing = z.infer<typeof modelPricingSchema>;

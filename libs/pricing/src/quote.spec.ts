@@ -30,6 +30,19 @@ describe('quote', () => {
     ]);
   });
 
+  it('bills web searches and successful scrapes per request with the chat completion, free when unpriced', () => {
+    const pricing = modelPricingSchema.parse({ ...text, web_search: { usd: 0.005, diem: 0.01 }, web_scrape: { usd: 0.002, diem: 0.004 } });
+    const q = quote('m', pricing, { kind: 'text', promptTokens: 13, completionTokens: 8, webSearches: 1, webScrapes: 3 });
+    expect(q.lines.map((l) => [l.type, l.sku, l.unitType, l.quantity, l.amount.usd, l.amount.diem])).toEqual([
+      ['Input', 'm-llm-input-mtoken', 'tokens', 13, 130n, 260n],
+      ['Output', 'm-llm-output-mtoken', 'tokens', 8, 160n, 320n],
+      ['Web Search', 'm-web-search-request', 'requests', 1, 5_000_000n, 10_000_000n],
+      ['Web Scrape', 'm-web-scrape-request', 'requests', 3, 6_000_000n, 12_000_000n],
+    ]);
+    expect(quote('m', pricing, { kind: 'text', promptTokens: 13, completionTokens: 8, webSearches: 0, webScrapes: 0 }).lines).toHaveLength(2);
+    expect(quote('m', text, { kind: 'text', promptTokens: 13, completionTokens: 8, webSearches: 1, webScrapes: 2 }).total).toEqual({ usd: 290n, diem: 580n });
+  });
+
   it('switches the whole request to extended rates above the context threshold', () => {
     const pricing = { ...text, extended: { context_token_threshold: 100, input: { usd: 1, diem: 1 }, output: { usd: 2, diem: 2 } } };
     expect(quote('m', pricing, { kind: 'text', promptTokens: 100, completionTokens: 1 }).total.usd).toBe(1_000n + 20n);

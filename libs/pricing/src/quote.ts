@@ -2,7 +2,7 @@ import { addAmounts, Amounts, amountOf, divCeil, zeroAmounts } from './money';
 import { ModelPricing, Price, QualityTier } from './pricing.schema';
 import { BillableUsage, TextUsage } from './usage';
 
-export type UnitType = 'tokens' | 'images' | 'chars' | 'seconds' | 'credits' | 'generations';
+export type UnitType = 'tokens' | 'images' | 'chars' | 'seconds' | 'credits' | 'generations' | 'requests';
 
 /** One priced part of a request: what the usage history shows as one row. */
 export interface QuoteLine {
@@ -91,6 +91,9 @@ function textLines(model: string, p: ModelPricing, u: TextUsage): QuoteLine[] {
   // Without a cache price, cached and written tokens cost what any input token costs.
   if (cached) lines.push(priced(model, 'Cache Read', 'llm-cache-read-mtoken', 'tokens', cached, MTOKEN, tier.cache_input ?? input));
   if (written) lines.push(priced(model, 'Cache Write', 'llm-cache-write-mtoken', 'tokens', written, MTOKEN, tier.cache_write ?? input));
+  // Web augmentation (docs/retrieval.md): per search and per scraped page; a model without these prices does not charge them.
+  if (u.webSearches && p.web_search) lines.push(priced(model, 'Web Search', 'web-search-request', 'requests', u.webSearches, 1, p.web_search));
+  if (u.webScrapes && p.web_scrape) lines.push(priced(model, 'Web Scrape', 'web-scrape-request', 'requests', u.webScrapes, 1, p.web_scrape));
   return lines;
 }
 

@@ -1,7 +1,7 @@
 import OpenAI, { toFile } from 'openai';
-import { KEYS } from '@svc/contracts';
+import { KEYS, MAX_INLINE_AUDIO_BYTES } from '@svc/contracts';
 import { RpcClient } from '@svc/messaging';
-import { ffprobe, wordAccuracy } from './audio-check';
+import { ffprobe, ROUND_TRIP_SENTENCES, wordAccuracy } from './audio-check';
 import { AudioStack, startAudioStack } from './support/audio-stack';
 
 let stack: AudioStack;
@@ -162,6 +162,14 @@ describe('POST /audio/transcriptions', () => {
     expect(wordAccuracy(sentence, body.text)).toBeGreaterThanOrEqual(0.7);
     expect(body.duration).toBeCloseTo(ffprobe(wav).durationS, 1);
     expect(body.timestamps).toBeUndefined();
+  });
+
+  it('takes uploads too large for a NATS message through the blob store', async () => {
+    const long = await speech({ input: ROUND_TRIP_SENTENCES.join(' '), response_format: 'wav' });
+    expect(long.length).toBeGreaterThan(MAX_INLINE_AUDIO_BYTES);
+    const res = await transcribe(long, { model: 'svc-pocketsphinx' });
+    expect(res.status).toBe(200);
+    expect(wordAccuracy(ROUND_TRIP_SENTENCES.join(' '), ((await res.json()) as { text: string }).text)).toBeGreaterThanOrEqual(0.8);
   });
 
   it('adds word and segment timestamps on request', async () => {

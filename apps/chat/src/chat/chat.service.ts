@@ -12,6 +12,8 @@ import { ChunkFactory, combineResults, newCompletionId, toCompletion, usageOf } 
 import { Candidate, generateChoices } from './request/choices';
 import { toGenerateRequest } from './request/generate-request';
 import { SvcParametersApplier } from './prompt/svc-parameters.applier';
+import { AugmentedChat, ChatAugmentation } from './augmentation/chat-augmentation';
+import { chainFilters } from './augmentation/filter-chain';
 import { CATALOG, CHAT_LOGGER } from './tokens';
 
 @Injectable()
@@ -24,6 +26,7 @@ export class ChatService {
     @Inject(CHAT_LOGGER) private readonly logger: Logger,
     private readonly billing: BillingSettler,
     private readonly svc: SvcParametersApplier,
+    private readonly augmentation: ChatAugmentation,
   ) {}
 
   async complete({ caller, params, billing }: CompleteChatRequest): Promise<ChatCompletion> {
@@ -31,20 +34,25 @@ export class ChatService {
     let result: GenerateResult;
     let results: GenerateResult[];
     let model: ModelDefinition;
+    let web: AugmentedChat;
     try {
       model = this.model(params.model);
-      const messages = await this.svc.messages(model, params);
-      const choices = await generateChoices(this.candidates(model, params), { ...params, messages }, new AbortController().signal);
+      const signal = new AbortController().signal;
+      web = await this.augmentation.prepare(model, this.svc.parametersOf(params), await this.svc.messages(model, params), maxTokensOf(model, params), signal);
+      const choices = await generateChoices(this.candidates(model, params), { ...params, messages: web.messages }, signal);
       model = choices.model;
-      results = choices.results.map((r) => ({ ...r, text: r.toolCalls ? r.text : this.svc.filterText(params, r.text) }));
+      results = choices.results.map((r) => ({ ...r, text: r.toolCalls ? r.text : web.rewriteCitations(this.svc.filterText(params, r.text)) }));
       result = combineResults(results);
     } catch (err) {
       this.billing.settle(billing, caller.requestId, 'failed', null);
       throw err;
     }
-    this.billing.settle(billing, caller.requestId, 'completed', textUsage(result), Date.now() - started);
-    this.logger.info({ requestId: caller.requestId, model: model.id, promptTokens: result.promptTokens, completionTokens: result.completionTokens, ms: Date.now() - started }, 'completion');
-    return { ...toCompletion(newCompletionId(), model.id, results), svc_parameters: this.svc.parametersOf(params) };
+    this.billing.settle(billing, caller.requestId, 'completed', { ...textUsage(result), ...web.billable() }, Date.now() - started);
+    this.logger.info({ requestId: caller.requestId, model: model.id, promptTokens: result.promptTokens, completionTokens: result.completionTokens, ...web.billable(), ms: Date.now() - started }, 'completion');
+    const completion = toCompletion(newCompletionId(), model.id, results);
+    const documents = web.documentsToolCall();
+    if (documents) for (const choice of completion.choices) choice.message.tool_calls = [documents, ...(choice.message.tool_calls ?? [])];
+    return { ...completion, svc_parameters: web.echo() };
   }
 
   /** Validates, answers the open request at once, and produces frames in the background. */
@@ -56,6 +64,7 @@ export class ChatService {
       const candidates = this.candidates(model, request.params);
       // Validated now, so a bad request is an HTTP 400 rather than an error event.
       toGenerateRequest(model, request.params, new AbortController().signal);
+      this.augmentation.assertAvailable(this.svc.parametersOf(request.params));
       // Without fallbacks an unavailable model fails the request now (HTTP 503), with them when reached.
       const primary = candidates.length > 1 ? undefined : this.engines.get(model);
       engine = primary ? () => primary : candidates[0].engine;
@@ -80,14 +89,20 @@ export class ChatService {
     // Content pieces handed to the gateway: what a cut or failed stream is billed for.
     let pieces = 0;
     let settled = false;
+    let web: AugmentedChat | undefined;
     try {
-      const messages = await this.svc.messages(model, params);
+      web = await this.augmentation.prepare(model, this.svc.parametersOf(params), await this.svc.messages(model, params), maxTokensOf(model, params), publisher.signal);
+      const { messages } = web;
       const filters: Array<ReturnType<SvcParametersApplier['outputFilter']>> = [];
-      const filter = (index: number) => (filters[index] ??= this.svc.outputFilter(params));
+      // Per choice: think blocks first, then citation markers (docs/retrieval.md).
+      const filter = (index: number) => (filters[index] ??= chainFilters(this.svc.outputFilter(params), web?.citationFilter()));
+      const documents = web.documentsToolCall();
       // The role chunk waits for the first output, so a prompt the model refuses (context length) is still an HTTP error.
       let opened = false;
       const open = async (index: number) => {
-        if (!opened) await publisher.chunk({ ...chunks.role(), svc_parameters: this.svc.parametersOf(params) });
+        const results = opened ? undefined : web?.streamedResults();
+        if (results) await publisher.chunk(chunks.searchResults(results));
+        if (!opened) await publisher.chunk({ ...chunks.role(), svc_parameters: web?.echo() ?? this.svc.parametersOf(params) });
         if (index > 0 && !filters[index]) await publisher.chunk(chunks.role(index));
         opened = true;
         filter(index);
@@ -105,18 +120,21 @@ export class ChatService {
           await open(index);
           const rest = filter(index).flush();
           if (rest) await publisher.chunk(chunks.content(rest, index));
-          if (choice.toolCalls) await publisher.chunk(chunks.toolCalls(choice.toolCalls, index));
+          const calls = documents ? [documents, ...(choice.toolCalls ?? [])] : choice.toolCalls;
+          if (calls?.length) await publisher.chunk(chunks.toolCalls(calls, index));
         },
       });
       const result = combineResults(results);
-      this.billing.settle(billing, caller.requestId, 'completed', textUsage(result), Date.now() - started);
+      this.billing.settle(billing, caller.requestId, 'completed', { ...textUsage(result), ...web.billable() }, Date.now() - started);
       settled = true;
       for (const [index, choice] of results.entries()) await publisher.chunk(chunks.finish(choice.finishReason, index, choice.logprobs ?? null));
       if (params.stream_options?.include_usage) await publisher.chunk(chunks.usage(usageOf(result)));
       publisher.end({ usage: usageOf(result), finishReason: result.finishReason });
       this.logger.info({ requestId: caller.requestId, model: model.id, promptTokens: result.promptTokens, completionTokens: result.completionTokens, ms: Date.now() - started }, 'stream completed');
     } catch (err) {
-      const produced = partialUsage(pieces, promptTokensOnAbort(err));
+      const partial = partialUsage(pieces, promptTokensOnAbort(err));
+      // A cut or failed stream still pays for the searches and pages it used, once it produced something.
+      const produced = partial && web ? { ...partial, ...web.billable() } : partial;
       if (err instanceof GenerationAbortedError || err instanceof StreamAbortedError || publisher.signal.aborted) {
         if (!settled) this.billing.settle(billing, caller.requestId, 'cut', produced, Date.now() - started);
         this.logger.info({ requestId: caller.requestId, model: model.id, reason: String(publisher.signal.reason ?? 'aborted'), ms: Date.now() - started }, 'stream cancelled');
@@ -142,6 +160,8 @@ export class ChatService {
     return [model, ...fallbacks].map((m, i) => ({ model: m, engine: i === 0 && engine ? engine : () => this.engines.get(m) }));
   }
 }
+
+const maxTokensOf = (model: ModelDefinition, params: CompleteChatRequest['params']): number => toGenerateRequest(model, params, new AbortController().signal).maxTokens;
 
 const textUsage = (result: GenerateResult): SettledUsage => ({ kind: 'text', promptTokens: result.promptTokens, completionTokens: result.completionTokens });
 

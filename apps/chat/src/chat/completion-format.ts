@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ChatCompletion, ChatCompletionChunk, ChoiceLogprobs, FinishReason, ToolCall, Usage } from '@svc/contracts';
+import { ChatCompletion, ChatCompletionChunk, ChoiceLogprobs, FinishReason, ToolCall, Usage, WebSearchResult } from '@svc/contracts';
 import { GenerateResult } from '../engines/engine';
 
 const idPrefix = `chatcmpl-${randomBytes(6).toString('hex')}`;
@@ -61,6 +61,10 @@ export class ChunkFactory {
     const chunk = this.chunk({}, reason, index);
     chunk.choices[0].logprobs = logprobs;
     return chunk;
+  }
+  /** `include_search_results_in_stream`: the sources, as the first chunk of the stream. */
+  searchResults(results: WebSearchResult[]): ChatCompletionChunk {
+    return { id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.model, choices: [], svc_search_results: results, system_fingerprint: null };
   }
   usage(usage: Usage): ChatCompletionChunk {
     return { id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.model, choices: [], usage, system_fingerprint: null };

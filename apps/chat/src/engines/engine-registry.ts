@@ -62,6 +62,7 @@ export class EngineRegistry {
       case 'embedded-word-vectors':
       case 'embedded-flite':
       case 'embedded-pocketsphinx':
+      case 'sdapi':
         throw new Error(`Model ${modelId} is a text model but its engine ${engine.kind} does not generate text.`);
       case 'embedded-llama':
         return new EmbeddedLlamaEngine({

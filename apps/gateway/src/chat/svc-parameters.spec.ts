@@ -108,16 +108,13 @@ describe('feature availability', () => {
   });
 
   it.each([
-    [{ enable_web_search: 'on' as const }, 'enable_web_search'],
-    [{ enable_web_scraping: true }, 'enable_web_scraping'],
-    [{ enable_web_citations: true }, 'enable_web_citations'],
-    [{ include_search_results_in_stream: true }, 'include_search_results_in_stream'],
-    [{ return_search_results_as_documents: true }, 'return_search_results_as_documents'],
-  ])('refuses %j as not configured', (params, field) => {
-    const err = failure(() => assertSvcFeaturesAvailable(mergeSvcParameters({}, params), model()));
-    expect(err.status).toBe(400);
-    expect(err.message).toMatch(/not configured/);
-    expect(err.details).toMatchObject({ svc_parameters: { [field]: { _errors: [expect.stringMatching(/not configured/)] } } });
+    { enable_web_search: 'on' as const },
+    { enable_web_scraping: true },
+    { enable_web_citations: true },
+    { include_search_results_in_stream: true },
+    { return_search_results_as_documents: true },
+  ])('leaves %j to the chat service augmentation step', (params) => {
+    expect(() => assertSvcFeaturesAvailable(mergeSvcParameters({}, params), model())).not.toThrow();
   });
 
   it('refuses enable_x_search on a model without supportsXSearch, and as not configured on one with it', () => {

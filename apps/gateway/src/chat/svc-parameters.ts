@@ -1,5 +1,5 @@
 import { ModelDefinition } from '@svc/catalog';
-import { SVC_PARAMETER_DEFAULTS, SVC_PARAMETER_NAMES, SvcParameterName, SvcParameters, WEB_FEATURE_PARAMETERS } from '@svc/contracts';
+import { SVC_PARAMETER_DEFAULTS, SVC_PARAMETER_NAMES, SvcParameterName, SvcParameters } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { SvcParametersInput, svcParametersSchema } from './svc-parameters.schema';
 
@@ -66,9 +66,11 @@ export function mergeSvcParameters(suffix: SvcParametersInput, body: SvcParamete
 }
 
 /**
- * Refuses what this deployment cannot do, before any credit is reserved: web augmentation has
- * no search provider configured yet (`enable_web_search: auto` lets the model go without), and
- * x search needs a model that declares `supportsXSearch`.
+ * Refuses what no deployment of this server can do, before any credit is reserved: x search
+ * needs a model that declares `supportsXSearch`, and no x search provider exists yet. The web
+ * flags go to the chat service's augmentation step (docs/retrieval.md), which alone knows whether
+ * a search provider is configured: `enable_web_search: "on"` without one is its 400 there, before
+ * anything is generated; `"auto"` proceeds without search.
  */
 export function assertSvcFeaturesAvailable(params: SvcParameters, model: ModelDefinition): void {
   if (params.enable_x_search) {
@@ -76,12 +78,6 @@ export function assertSvcFeaturesAvailable(params: SvcParameters, model: ModelDe
       throw featureError('enable_x_search', `Model ${model.id} does not support x search (capabilities.supportsXSearch); see GET /api/v1/models.`);
     }
     throw featureError('enable_x_search', 'x search is not configured on this server.');
-  }
-  for (const name of WEB_FEATURE_PARAMETERS) {
-    const value = params[name];
-    if (value === true || value === 'on') {
-      throw featureError(name, `${name} is not configured on this server: no web search provider is set up. Leave it off (enable_web_search: "auto" proceeds without search).`);
-    }
   }
 }
 

@@ -1,16 +1,11 @@
 import { FastifyReply } from 'fastify';
+import { HEADER } from '@svc/headers';
 
-/** Image response headers (spec "Response headers"). Candidates for libs/headers' HEADER map. */
-export const IMAGE_HEADER = {
-  isBlurred: 'x-svc-is-blurred',
-  isContentViolation: 'x-svc-is-content-violation',
-  enhancedPrompt: 'x-svc-enhanced-prompt',
-} as const;
-
+/** The image response headers of the spec ("Response headers"); names live in `@svc/headers`. */
 export function setImageHeaders(reply: FastifyReply, o: { blurred: boolean; contentViolation: boolean; enhancedPrompt?: string | null }): void {
-  reply.header(IMAGE_HEADER.isBlurred, String(o.blurred));
-  reply.header(IMAGE_HEADER.isContentViolation, String(o.contentViolation));
-  if (o.enhancedPrompt) reply.header(IMAGE_HEADER.enhancedPrompt, encodeURIComponent(o.enhancedPrompt));
+  reply.header(HEADER.isBlurred, String(o.blurred));
+  reply.header(HEADER.isContentViolation, String(o.contentViolation));
+  if (o.enhancedPrompt) reply.header(HEADER.enhancedPrompt, encodeURIComponent(o.enhancedPrompt));
 }
 
 export const MIME: Record<string, string> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };

@@ -3,11 +3,14 @@ import { Catalog, ModelDefinition } from '@svc/catalog';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { Logger } from '@svc/logging';
 import { OnnxDiffusionEngine } from '../engines/diffusion/onnx-diffusion.engine';
+import { SdapiImageEngine } from '../engines/sdapi/sdapi-image.engine';
 import { OpenAiImageEngine, UpstreamImage, UpstreamImageRequest } from '../engines/upstream/openai-image.engine';
 
 /** What the media service needs of an image engine: pixels at the engine's own size (post-processing resizes). */
 export interface ImageEngine {
   generate(request: UpstreamImageRequest): Promise<UpstreamImage>;
+  /** Engines that make several images in one call (sdapi `batch_size`): image i has seed `seed + i`. */
+  generateBatch?(request: UpstreamImageRequest, count: number): Promise<UpstreamImage[]>;
   ready(): Promise<void>;
   close(): Promise<void>;
 }
@@ -36,7 +39,7 @@ export const MEDIA_MODEL_TYPES = ['image', 'inpaint', 'upscale'] as const;
 
 /**
  * One engine per image or edit model of the catalog (embedded ONNX diffusion, or an
- * OpenAI-compatible image server), loaded at boot and closed at shutdown. Upscale models with the classical `embedded-sharp-resample` engine need no engine
+ * OpenAI-compatible image server, or an AUTOMATIC1111/Forge `sdapi` server), loaded at boot and closed at shutdown. Upscale models with the classical `embedded-sharp-resample` engine need no engine
  * object (sharp does the work); engines this service cannot run are reported, not fatal.
  */
 export class ImageEngineRegistry {
@@ -57,6 +60,10 @@ export class ImageEngineRegistry {
         } else if (engine.kind === 'openai-compatible' && model.type !== 'upscale') {
           const apiKey = engine.apiKeyEnv ? process.env[engine.apiKeyEnv] : undefined;
           this.engines.set(model.id, new OpenAiImageEngine({ baseUrl: engine.baseUrl, model: engine.model, apiKey, timeoutMs: engine.timeoutMs, maxParallel: Math.min(engine.connections, 16) }));
+        } else if (engine.kind === 'sdapi' && model.type !== 'upscale') {
+          const auth = engine.authEnv ? process.env[engine.authEnv] : undefined;
+          if (engine.authEnv && !auth) this.failures.set(model.id, `environment variable ${engine.authEnv} (engine.authEnv) is not set`);
+          else this.engines.set(model.id, new SdapiImageEngine({ baseUrl: engine.baseUrl, checkpoint: engine.checkpoint, sampler: engine.sampler, auth, timeoutMs: engine.timeoutMs, maxParallel: engine.maxParallel, maxQueue: engine.maxQueue, denoisingStrength: engine.denoisingStrength }));
         } else if (!isClassicalUpscaler(model)) {
           this.failures.set(model.id, `engine ${engine.kind} is not supported by the media service yet`);
         }

@@ -52,10 +52,13 @@ export class ImageService {
       }
       const seed = params.seed ?? randomInt(0, SEED_MAX);
       const variants = Math.max(1, params.variants);
-      // Variants are the same request with consecutive seeds, so each is reproducible on its own.
-      const raw = await Promise.all(
-        Array.from({ length: variants }, (_, i) => engine.generate({ prompt, negativePrompt, steps: params.steps, cfgScale: params.cfgScale, seed: seed + i, width: params.width, height: params.height })),
-      );
+      // Variants are the same request with consecutive seeds, so each is reproducible on its own
+      // (engines that batch, like sdapi's batch_size, number their images the same way).
+      const request = { prompt, negativePrompt, steps: params.steps, cfgScale: params.cfgScale, seed, width: params.width, height: params.height };
+      const raw =
+        engine.generateBatch && variants > 1
+          ? await engine.generateBatch(request, variants)
+          : await Promise.all(Array.from({ length: variants }, (_, i) => engine.generate({ ...request, seed: seed + i })));
       const inferenceMs = Date.now() - started;
       const images = await Promise.all(
         raw.map((out) =>

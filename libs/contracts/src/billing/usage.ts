@@ -10,6 +10,10 @@ export interface TextUsage {
   cachedPromptTokens?: number;
   /** Of the prompt, tokens written to the prompt cache. */
   cacheWriteTokens?: number;
+  /** Web searches run for the request (`enable_web_search`), priced by `pricing.web_search`. */
+  webSearches?: number;
+  /** Pages scraped successfully for the request (`enable_web_scraping`), priced by `pricing.web_scrape`. */
+  webScrapes?: number;
 }
 
 /**

@@ -1,5 +1,12 @@
+import { WebSearchResult } from '../augment/subjects';
 import { ToolCall } from './chat-request';
 import { SvcParameters } from './svc-parameters';
+
+/**
+ * The echoed `svc_parameters` of a response: the effective parameters, plus the sources of a web
+ * search or scrape (`web_search_citations`, the reference's shape) when any were used.
+ */
+export type SvcParametersEcho = SvcParameters & { web_search_citations?: WebSearchResult[] };
 
 export interface Usage {
   prompt_tokens: number;
@@ -31,7 +38,7 @@ export interface ChatCompletion {
   usage: Usage;
   system_fingerprint?: string | null;
   /** The effective svc_parameters of the request (on the first chunk of a stream). */
-  svc_parameters?: SvcParameters;
+  svc_parameters?: SvcParametersEcho;
 }
 
 export interface ChatCompletionChunk {
@@ -48,5 +55,7 @@ export interface ChatCompletionChunk {
   usage?: Usage | null;
   system_fingerprint?: string | null;
   /** The effective svc_parameters of the request (on the first chunk of a stream). */
-  svc_parameters?: SvcParameters;
+  svc_parameters?: SvcParametersEcho;
+  /** `include_search_results_in_stream`: the web sources, on a first chunk of their own (`choices: []`). */
+  svc_search_results?: WebSearchResult[];
 }
