@@ -1,5 +1,5 @@
 import { startPrivateRedis, PrivateRedis } from '@svc/testing';
-import { BlobStore } from '@svc/blob-store';
+import { BlobStore } from '../../src';
 
 describe('BlobStore (real Redis)', () => {
   let redis: PrivateRedis;
