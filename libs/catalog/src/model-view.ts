@@ -9,7 +9,7 @@ export function toModelView(model: ModelDefinition): Record<string, unknown> {
     privacy: model.privacy,
     offline: false,
     beta: false,
-    modelSource: model.modelSource ?? (model.engine.kind === 'openai-compatible' ? 'upstream' : 'embedded'),
+    modelSource: model.modelSource ?? (model.engine.kind.startsWith('embedded-') ? 'embedded' : 'upstream'),
     pricing: model.pricing,
     traits: model.traits,
     constraints: model.constraints,

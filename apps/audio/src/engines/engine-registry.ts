@@ -78,7 +78,7 @@ export class AudioEngineRegistry {
   }
 
   private createTranscription(id: string, engine: EngineConfig): TranscriptionEngine {
-    if (engine.kind === 'embedded-pocketsphinx') return new PocketsphinxEngine({ binary: engine.binary, modelDir: engine.modelDir, timeoutPerAudioSecondMs: 2_000 });
+    if (engine.kind === 'embedded-pocketsphinx') return new PocketsphinxEngine({ binary: engine.binary, modelDir: engine.modelDir, timeoutPerAudioSecondMs: 4_000 });
     if (engine.kind === 'openai-compatible') return this.upstream(engine);
     throw new Error(`Model ${id} is an asr model but its engine ${engine.kind} does not transcribe.`);
   }

@@ -23,6 +23,8 @@ const textUsage = {
   completionTokens: count,
   cachedPromptTokens: count.optional(),
   cacheWriteTokens: count.optional(),
+  webSearches: count.optional(),
+  webScrapes: count.optional(),
 };
 
 export const usageSchema = z.discriminatedUnion('kind', [z.object({ ...textUsage, promptTokens: count }), ...nonTextUsage]);

@@ -111,5 +111,8 @@ function openAiShaped(err: unknown, reply: FastifyReply): OpenAiErrorBody {
  */
 function withRequestFeatures(estimate: ReturnType<typeof estimateChatUsage>, params: ChatCompletionParams): ReturnType<typeof estimateChatUsage> {
   const toolBytes = params.tools?.length ? Buffer.byteLength(JSON.stringify(params.tools)) + 256 : 0;
-  return { ...estimate, promptTokens: estimate.promptTokens + toolBytes, completionTokens: estimate.completionTokens * (params.n ?? 1) };
+  const svc = params.svc_parameters;
+  // Web augmentation (docs/retrieval.md): at most one search and 5 scraped pages per request.
+  const web = { ...(svc && svc.enable_web_search !== 'off' ? { webSearches: 1 } : {}), ...(svc?.enable_web_scraping ? { webScrapes: 5 } : {}) };
+  return { ...estimate, ...web, promptTokens: estimate.promptTokens + toolBytes, completionTokens: estimate.completionTokens * (params.n ?? 1) };
 }

@@ -171,6 +171,13 @@ describe('sdapi models through the gateway', () => {
         pricing: { inpaint: { usd: 0.003, diem: 0.003 } },
         constraints: { sizing: 'tiered', aspectRatios: ['1:1', '3:2'], defaultAspectRatio: '1:1', resolutions: ['1K'], defaultResolution: '1K' },
       },
+      {
+        id: 'svc-sdapi-nokey',
+        name: 'SD web UI without its credentials (test)',
+        type: 'image',
+        engine: { kind: 'sdapi', baseUrl: serverUrl, authEnv: 'SDAPI_TEST_AUTH_UNSET' },
+        pricing: { generation: { usd: 0.004, diem: 0.004 } },
+      },
     );
     dir = mkdtempSync(path.join(os.tmpdir(), 'svc-sdapi-'));
     const catalogPath = path.join(dir, 'models.yaml');
@@ -308,6 +315,13 @@ describe('sdapi models through the gateway', () => {
     // Nothing was charged for the failures.
     await new Promise((r) => setTimeout(r, 300));
     expect(before - (await balanceNanoUsd())).toBe(0);
+  });
+
+  it('keeps a model whose credentials variable is unset out of service instead of calling without them', async () => {
+    const res = await post('/image/generate', { model: 'svc-sdapi-nokey', prompt: 'a tree', width: 64, height: 64, safe_mode: false });
+    expect(res.status).toBe(503);
+    expect(res.json).toEqual({ error: 'Model svc-sdapi-nokey is not available on this server.' });
+    expect(seen).toHaveLength(0);
   });
 
   it('never logs prompts', () => {

@@ -48,7 +48,7 @@ export const SVC_PARAMETER_NAMES: readonly SvcParameterName[] = [
   'include_svc_system_prompt',
 ];
 
-/** The parameters that need the web augmentation step (retrieval), and so a configured search provider. */
+/** The parameters the chat service's web augmentation step handles (docs/retrieval.md, "In chat completions"). */
 export const WEB_FEATURE_PARAMETERS = [
   'enable_web_search',
   'enable_web_scraping',

@@ -38,7 +38,8 @@ export class PocketsphinxEngine implements TranscriptionEngine {
   }
 
   async transcribe(request: TranscribeRequest): Promise<TranscribeResult> {
-    const timeoutMs = 10_000 + Math.ceil((request.durationMs / 1000) * this.options.timeoutPerAudioSecondMs);
+    // Generous: a busy 2-core host runs recognition at up to ~3x real time; the cap only catches a hung process.
+    const timeoutMs = 30_000 + Math.ceil((request.durationMs / 1000) * this.options.timeoutPerAudioSecondMs);
     const wav = await decodeToWav16k(request.audio, timeoutMs);
     if (request.signal.aborted) throw new AudioAbortedError('aborted');
     const dir = this.options.modelDir;
