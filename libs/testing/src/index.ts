@@ -1,5 +1,7 @@
 export * from './nats/nats-server';
 export * from './stack/free-port';
+export * from './stack/start-service';
+export * from './stack/keys-billing-stack';
 export * from './stack/start-platform';
 export * from './upstream';
 export * from './db';
@@ -7,3 +9,4 @@ export * from './redis/redis-server';
 export * from './billing/fake-billing';
 export * from './stack/wait-for-port';
 export * from './bench/run-bench';
+export * from './bench/start-bench-process';

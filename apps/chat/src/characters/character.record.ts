@@ -1,16 +1,8 @@
+import { CharacterInput } from '@svc/contracts';
+
 /** A character row as the service works with it (the system prompt never leaves the chat service). */
-export interface CharacterRecord {
+export interface CharacterRecord extends CharacterInput {
   id: string;
-  slug: string;
-  name: string;
-  description: string | null;
-  systemPrompt: string;
-  modelId: string;
-  tags: string[];
-  categories: string[];
-  adult: boolean;
-  webEnabled: boolean;
-  featured: boolean;
   author: string;
   imports: number;
   ratingCount: number;

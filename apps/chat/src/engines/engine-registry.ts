@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { Catalog, EngineConfig, ModelDefinition } from '@svc/catalog';
-import { DomainError, ErrorCode } from '@svc/errors';
+import { Catalog, EngineConfig } from '@svc/catalog';
 import { Logger } from '@svc/logging';
 import { TextEngine } from './engine';
 import { EmbeddedLlamaEngine } from './embedded/embedded-llama.engine';
+import { ModelEngineRegistry } from './model-engine-registry';
 import { OpenAICompatibleEngine } from './upstream/openai-compatible.engine';
 
 export interface EngineRegistryOptions {
@@ -12,47 +12,14 @@ export interface EngineRegistryOptions {
 }
 
 /** One engine per text model of the catalog, created and loaded at boot, closed at shutdown. */
-export class EngineRegistry {
-  private readonly engines = new Map<string, TextEngine>();
-  private readonly failures = new Map<string, string>();
-
+export class EngineRegistry extends ModelEngineRegistry<TextEngine> {
   constructor(
     private readonly catalog: Catalog,
     private readonly options: EngineRegistryOptions,
-    private readonly logger: Logger,
+    logger: Logger,
   ) {
+    super({ engine: 'engine', model: 'a text model' }, logger);
     for (const model of catalog.ofType('text')) this.engines.set(model.id, this.create(model.id, model.engine));
-  }
-
-  async loadAll(): Promise<void> {
-    await Promise.all(
-      [...this.engines].map(async ([id, engine]) => {
-        const started = Date.now();
-        try {
-          await engine.ready();
-          this.logger.info({ model: id, kind: engine.kind, ms: Date.now() - started }, 'engine ready');
-        } catch (err) {
-          const reason = err instanceof Error ? err.message : String(err);
-          this.failures.set(id, reason);
-          this.logger.error({ model: id, reason }, 'engine failed to load');
-        }
-      }),
-    );
-  }
-
-  get(model: ModelDefinition): TextEngine {
-    const engine = this.engines.get(model.id);
-    if (!engine) throw new DomainError(ErrorCode.ModelNotFound, `Model ${model.id} is not a text model.`);
-    if (this.failures.has(model.id)) throw new DomainError(ErrorCode.ServiceUnavailable, `Model ${model.id} is not available on this server.`);
-    return engine;
-  }
-
-  status(): string {
-    return this.failures.size === 0 ? 'ok' : `failing: ${[...this.failures.keys()].join(', ')}`;
-  }
-
-  async closeAll(): Promise<void> {
-    await Promise.all([...this.engines.values()].map((e) => e.close().catch(() => undefined)));
   }
 
   private create(modelId: string, engine: EngineConfig): TextEngine {

@@ -4,22 +4,9 @@ import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { REPO_ROOT } from '@svc/config';
 import { serviceMigrationsDir } from '@svc/database';
-import { createTestDatabase, freePort, PrivateNats, startPrivateNats, TestDatabase } from '@svc/testing';
+import { createTestDatabase, freePort, PrivateNats, ServiceProcess, startPrivateNats, startService, TestDatabase } from '@svc/testing';
 import { makeDocx, makePdf } from '../../src/augment/parse/document-fixtures';
-
-// The gateway tests' process helper (services from TypeScript sources, no build), loaded by path:
-// test support of another project, not a library.
-interface ServiceProcess {
-  output(): string;
-  waitFor(text: string, timeoutMs?: number): Promise<void>;
-  stop(): Promise<void>;
-}
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startService } = require(path.join(REPO_ROOT, 'apps/gateway/test/integration/support/processes')) as {
-  startService: (name: string, entry: string, env: Record<string, string>) => ServiceProcess;
-};
 
 /**
  * POST /api/v1/augment/{search,scrape,text-parser} through a gateway and the chat service (from

@@ -5,21 +5,8 @@ import { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
-import { REPO_ROOT } from '@svc/config';
 import { serviceMigrationsDir } from '@svc/database';
-import { createTestDatabase, freePort, PrivateNats, startPrivateNats, TestDatabase } from '@svc/testing';
-
-// The gateway tests' process helper (services from TypeScript sources, no build), loaded by path:
-// test support of another project, not a library.
-interface ServiceProcess {
-  output(): string;
-  waitFor(text: string, timeoutMs?: number): Promise<void>;
-  stop(): Promise<void>;
-}
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startService } = require(path.join(REPO_ROOT, 'apps/gateway/test/integration/support/processes')) as {
-  startService: (name: string, entry: string, env: Record<string, string>) => ServiceProcess;
-};
+import { createTestDatabase, freePort, PrivateNats, ServiceProcess, startPrivateNats, startService, TestDatabase } from '@svc/testing';
 
 /**
  * POST /api/v1/embeddings through the whole path: a gateway, the keys, billing and chat services

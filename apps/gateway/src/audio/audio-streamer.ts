@@ -2,10 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { NatsConnection } from 'nats';
 import { AUDIO, SpeechRequest } from '@svc/contracts';
-import { DomainError } from '@svc/errors';
-import { HEADER } from '@svc/headers';
-import { Frame, NATS_CONNECTION, RpcClient, StreamReader } from '@svc/messaging';
+import { Frame, NATS_CONNECTION, RpcClient } from '@svc/messaging';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
+import { drained, openStream, takeOverResponse } from '../http/stream-relay';
 
 /**
  * Relays streamed speech to the HTTP client as raw audio bytes with chunked transfer encoding,
@@ -23,22 +22,8 @@ export class AudioStreamer {
 
   /** Resolves `true` when the whole audio was delivered, `false` when the stream was cut. */
   async relay(request: SpeechRequest, contentType: string, reply: FastifyReply): Promise<boolean> {
-    const reader = new StreamReader(this.nc, { window: this.config.STREAM_WINDOW, idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS });
-    try {
-      reader.attach(await this.rpc.send(AUDIO.SPEECH_STREAM, { ...request, stream: { inbox: reader.inbox, window: this.config.STREAM_WINDOW } }, { requestId: request.caller.requestId }));
-    } catch (err) {
-      reader.close();
-      throw err;
-    }
-    const first = await reader.next();
-    if (first.kind === 'error') throw DomainError.fromPayload(first.error);
-
-    const raw = reply.raw;
-    reply.hijack();
-    raw.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), [HEADER.contentType]: contentType, [HEADER.cacheControl]: 'no-cache, no-transform', 'x-accel-buffering': 'no' });
-    raw.on('close', () => {
-      if (!raw.writableFinished) reader.cancel();
-    });
+    const { reader, first } = await openStream(this.nc, this.config, (stream) => this.rpc.send(AUDIO.SPEECH_STREAM, { ...request, stream }, { requestId: request.caller.requestId }));
+    const raw = takeOverResponse(reply, reader, contentType);
     let frame: Frame = first;
     for (;;) {
       if (raw.destroyed) {
@@ -57,16 +42,4 @@ export class AudioStreamer {
       frame = await reader.next();
     }
   }
-}
-
-function drained(stream: NodeJS.WritableStream & { destroyed: boolean }): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      stream.off('drain', done);
-      stream.off('close', done);
-      resolve();
-    };
-    stream.on('drain', done);
-    stream.on('close', done);
-  });
 }

@@ -2,11 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { NatsConnection } from 'nats';
 import { CHAT, StreamChatRequest, StreamEnd } from '@svc/contracts';
-import { DomainError } from '@svc/errors';
-import { HEADER } from '@svc/headers';
-import { Frame, NATS_CONNECTION, RpcClient, StreamReader } from '@svc/messaging';
+import { Frame, NATS_CONNECTION, RpcClient } from '@svc/messaging';
 import { UsageReport } from '../admission/admission.types';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
+import { drained, openStream, takeOverResponse } from '../http/stream-relay';
 
 const DONE = 'data: [DONE]\n\n';
 
@@ -29,28 +28,8 @@ export class SseStreamer {
   ) {}
 
   async relay(request: Omit<StreamChatRequest, 'stream'>, reply: FastifyReply): Promise<RelayOutcome> {
-    const reader = new StreamReader(this.nc, { window: this.config.STREAM_WINDOW, idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS });
-    try {
-      reader.attach(await this.rpc.send(CHAT.STREAM, { ...request, stream: { inbox: reader.inbox, window: this.config.STREAM_WINDOW } }, { requestId: request.caller.requestId }));
-    } catch (err) {
-      reader.close();
-      throw err;
-    }
-    const first = await reader.next();
-    if (first.kind === 'error') throw DomainError.fromPayload(first.error);
-
-    const raw = reply.raw;
-    reply.hijack();
-    raw.writeHead(200, {
-      ...(reply.getHeaders() as Record<string, string>),
-      [HEADER.contentType]: 'text/event-stream; charset=utf-8',
-      [HEADER.cacheControl]: 'no-cache, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
-    raw.on('close', () => {
-      if (!raw.writableFinished) reader.cancel();
-    });
+    const { reader, first } = await openStream(this.nc, this.config, (stream) => this.rpc.send(CHAT.STREAM, { ...request, stream }, { requestId: request.caller.requestId }));
+    const raw = takeOverResponse(reply, reader, 'text/event-stream; charset=utf-8', { connection: 'keep-alive' });
 
     // Chunks sent: the first is the role chunk, so the count of content pieces is one less.
     let sent = 0;
@@ -75,16 +54,4 @@ export class SseStreamer {
       frame = await reader.next();
     }
   }
-}
-
-function drained(stream: NodeJS.WritableStream & { destroyed: boolean }): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      stream.off('drain', done);
-      stream.off('close', done);
-      resolve();
-    };
-    stream.on('drain', done);
-    stream.on('close', done);
-  });
 }

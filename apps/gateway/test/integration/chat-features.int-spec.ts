@@ -1,14 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { connect, NatsConnection } from 'nats';
 import OpenAI from 'openai';
-import { KEYS } from '@svc/contracts';
-import { serviceMigrationsDir } from '@svc/database';
 import { writeTinyGguf } from '@svc/gguf';
-import { RpcClient } from '@svc/messaging';
-import { createTestDatabase, freePort, PrivateNats, PrivateRedis, ScriptedUpstream, startFakeBilling, startPrivateNats, startPrivateRedis, startScriptedUpstream } from '@svc/testing';
-import { ServiceProcess, startService } from './support/processes';
+import { ScriptedUpstream, startScriptedUpstream } from '@svc/testing';
+import { ChatStack, startChatStack } from './support/chat-stack';
+import { ApiAnswer, chunksOf } from './support/chat-http';
 
 /**
  * Request features OpenAI clients use and upstream routing, through a gateway process: private
@@ -48,91 +45,35 @@ models:
     maxCompletionTokens: 64
 `;
 
-interface Answer {
-  status: number;
-  headers: Headers;
-  body: any;
-}
-
+let stack: ChatStack;
 let api: string;
 let key: string;
+let modelsDir: string;
 let upA: ScriptedUpstream;
 let upB: ScriptedUpstream;
 let upC: ScriptedUpstream;
-const stops: Array<() => Promise<unknown> | unknown> = [];
-let processes: ServiceProcess[] = [];
 
 beforeAll(async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-features-'));
-  stops.push(() => rmSync(dir, { recursive: true, force: true }));
-  const catalogPath = path.join(dir, 'catalog.yaml');
-  writeFileSync(catalogPath, CATALOG);
-  mkdirSync(path.join(dir, 'models'));
-  writeTinyGguf(path.join(dir, 'models', 'tiny.gguf'));
-  const nats: PrivateNats = await startPrivateNats();
-  stops.push(() => nats.stop());
-  const redis: PrivateRedis = await startPrivateRedis();
-  stops.push(() => redis.stop());
+  modelsDir = mkdtempSync(path.join(os.tmpdir(), 'svc-features-models-'));
+  writeTinyGguf(path.join(modelsDir, 'tiny.gguf'));
   [upA, upB, upC] = await Promise.all([1, 2, 3].map(() => startScriptedUpstream({ completionTokens: 5 })));
-  stops.push(() => upA.close(), () => upB.close(), () => upC.close());
-  const [keysDb, chatDb] = await Promise.all([
-    createTestDatabase('gwfeat_keys', { migrationsDir: serviceMigrationsDir('keys') }),
-    createTestDatabase('gwfeat_chat', { migrationsDir: serviceMigrationsDir('chat') }),
-  ]);
-  stops.push(() => keysDb.drop(), () => chatDb.drop());
-  const nc: NatsConnection = await connect({ servers: nats.url });
-  stops.push(() => nc.close());
-  stops.push(startFakeBilling(nc));
-
-  const common = { NATS_URL: nats.url, REDIS_URL: redis.url, SVC_CATALOG_PATH: catalogPath, FEAT_UP_A: upA.baseUrl, FEAT_UP_B: upB.baseUrl, FEAT_UP_C: upC.baseUrl };
-  const keys = startService('keys', 'apps/keys/src/main.ts', { ...common, KEYS_DATABASE_URL: keysDb.url, KEYS_MIGRATE_ON_BOOT: 'false' });
-  const chat = startService('chat', 'apps/chat/src/main.ts', {
-    ...common,
-    CHAT_DATABASE_URL: chatDb.url,
-    CHAT_MIGRATE_ON_BOOT: 'false',
-    CHAT_SEED_CHARACTERS: 'false',
-    SVC_MODELS_DIR: path.join(dir, 'models'),
-    SVC_SYSTEM_PROMPT: 'Be brief.',
-    LLAMA_THREADS: '1',
+  stack = await startChatStack({
+    name: 'feat',
+    catalog: CATALOG,
+    env: { FEAT_UP_A: upA.baseUrl, FEAT_UP_B: upB.baseUrl, FEAT_UP_C: upC.baseUrl },
+    chatEnv: { CHAT_SEED_CHARACTERS: 'false', SVC_MODELS_DIR: modelsDir, SVC_SYSTEM_PROMPT: 'Be brief.' },
   });
-  const port = await freePort();
-  const gateway = startService('gateway', 'apps/gateway/src/main.ts', { ...common, PORT: String(port), HOST: '127.0.0.1', RATE_LIMITS_ENABLED: 'false', ABUSE_PROTECTION_ENABLED: 'false' });
-  processes = [gateway, chat, keys];
-  await Promise.all([keys.waitFor('keys service ready', 90_000), chat.waitFor('chat service ready', 90_000), gateway.waitFor('gateway listening', 90_000)]);
-  api = `http://127.0.0.1:${port}/api/v1`;
-
-  const rpc = new RpcClient(nc, 10_000);
-  const { accountId } = await rpc.send(KEYS.CREATE_ACCOUNT, { name: 'chat features test' });
-  key = (await rpc.send(KEYS.CREATE, { accountId, apiKeyType: 'INFERENCE', description: 'features', expiresAt: null, consumptionLimits: { usd: null, diem: null }, limitPeriod: 'EPOCH', modelPrivacy: 'ALL' })).apiKey;
+  ({ api, inferenceKey: key } = stack);
 }, 180_000);
 
 afterAll(async () => {
-  for (const p of processes) await p.stop().catch(() => undefined);
-  for (const stop of stops.reverse()) await Promise.resolve(stop()).catch(() => undefined);
+  await stack?.stop();
+  for (const up of [upA, upB, upC]) await up?.close();
+  rmSync(modelsDir, { recursive: true, force: true });
 }, 60_000);
 
-async function chat(body: Record<string, unknown>): Promise<Answer> {
-  const res = await fetch(`${api}/chat/completions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-    body: JSON.stringify({ model: 'tiny', messages: [{ role: 'user', content: 'Describe a city.' }], max_tokens: 16, seed: 5, ...body }),
-  });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // SSE
-  }
-  return { status: res.status, headers: res.headers, body: parsed };
-}
-
-function chunksOf(sse: string): any[] {
-  return sse
-    .split('\n\n')
-    .filter((e) => e.startsWith('data: ') && e !== 'data: [DONE]')
-    .map((e) => JSON.parse(e.slice('data: '.length)));
-}
+const chat = (body: Record<string, unknown>): Promise<ApiAnswer> =>
+  stack.request('/chat/completions', { body: { model: 'tiny', messages: [{ role: 'user', content: 'Describe a city.' }], max_tokens: 16, seed: 5, ...body } });
 
 const personSchema = {
   type: 'object',

@@ -1,14 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { connect, NatsConnection } from 'nats';
-import { KEYS, SVC_PARAMETER_DEFAULTS } from '@svc/contracts';
-import { RpcClient } from '@svc/messaging';
-import { createTestDatabase, freePort, PrivateNats, PrivateRedis, startFakeBilling, startPrivateNats, startPrivateRedis } from '@svc/testing';
-import { serviceMigrationsDir } from '@svc/database';
-import { ServiceProcess, startService } from './support/processes';
+import { SVC_PARAMETER_DEFAULTS } from '@svc/contracts';
+import { ChatStack, startChatStack } from './support/chat-stack';
+import { ApiRequest, chunksOf, LocalServer, startLocalServer, streamedText } from './support/chat-http';
+import { recordingUpstream, UpstreamCall } from './support/recording-upstream';
 
 /**
  * svc_parameters, model suffixes, the default system prompt, characters and thinking, through a
@@ -46,127 +39,31 @@ models:
     capabilities: { supportsReasoning: false, supportsXSearch: true }
 `;
 
-interface UpstreamCall {
-  model: string;
-  messages: Array<{ role: string; content: string }>;
-  stream?: boolean;
-}
-
-/** Answers every completion with THOUGHT_ANSWER; streams it 3 characters per chunk so tags split. */
-function startThinkingUpstream(calls: UpstreamCall[]): Promise<{ server: Server; baseUrl: string }> {
-  const server = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c: Buffer) => (raw += c.toString()));
-    req.on('end', () => {
-      const body = JSON.parse(raw) as UpstreamCall;
-      calls.push(body);
-      const usage = { prompt_tokens: 10, completion_tokens: 12, total_tokens: 22 };
-      const base = { id: 'up-1', created: 1, model: body.model };
-      if (!body.stream) {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: THOUGHT_ANSWER }, finish_reason: 'stop' }], usage }));
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const event = (choices: unknown[], extra: object = {}) => res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices, ...extra })}\n\n`);
-      for (let i = 0; i < THOUGHT_ANSWER.length; i += 3) event([{ index: 0, delta: { content: THOUGHT_ANSWER.slice(i, i + 3) }, finish_reason: null }]);
-      event([{ index: 0, delta: {}, finish_reason: 'stop' }]);
-      event([], { usage });
-      res.end('data: [DONE]\n\n');
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` })));
-}
-
-interface Answer {
-  status: number;
-  headers: Headers;
-  body: any;
-}
-
+let stack: ChatStack;
 let api: string;
 let inferenceKey: string;
 let adminKey: string;
+let upstream: LocalServer;
 const calls: UpstreamCall[] = [];
-const stops: Array<() => Promise<unknown> | unknown> = [];
-let processes: ServiceProcess[] = [];
 
 beforeAll(async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-params-'));
-  stops.push(() => rmSync(dir, { recursive: true, force: true }));
-  const catalogPath = path.join(dir, 'catalog.yaml');
-  writeFileSync(catalogPath, CATALOG);
-  const nats: PrivateNats = await startPrivateNats();
-  stops.push(() => nats.stop());
-  const redis: PrivateRedis = await startPrivateRedis();
-  stops.push(() => redis.stop());
-  const upstream = await startThinkingUpstream(calls);
-  stops.push(() => new Promise((r) => upstream.server.close(r)));
-  const [keysDb, chatDb] = await Promise.all([
-    createTestDatabase('gwparams_keys', { migrationsDir: serviceMigrationsDir('keys') }),
-    createTestDatabase('gwparams_chat', { migrationsDir: serviceMigrationsDir('chat') }),
-  ]);
-  stops.push(() => keysDb.drop(), () => chatDb.drop());
-  const nc: NatsConnection = await connect({ servers: nats.url });
-  stops.push(() => nc.close());
-  stops.push(startFakeBilling(nc));
-
-  const common = { NATS_URL: nats.url, REDIS_URL: redis.url, SVC_CATALOG_PATH: catalogPath, PARAMS_UPSTREAM_URL: upstream.baseUrl };
-  const keys = startService('keys', 'apps/keys/src/main.ts', { ...common, KEYS_DATABASE_URL: keysDb.url, KEYS_MIGRATE_ON_BOOT: 'false' });
-  const chat = startService('chat', 'apps/chat/src/main.ts', { ...common, CHAT_DATABASE_URL: chatDb.url, CHAT_MIGRATE_ON_BOOT: 'false', SVC_SYSTEM_PROMPT: SERVICE_PROMPT, LLAMA_THREADS: '1' });
-  const port = await freePort();
-  const gateway = startService('gateway', 'apps/gateway/src/main.ts', {
-    ...common,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    RATE_LIMITS_ENABLED: 'false',
-    ABUSE_PROTECTION_ENABLED: 'false',
-  });
-  processes = [gateway, chat, keys];
-  await Promise.all([keys.waitFor('keys service ready', 90_000), chat.waitFor('chat service ready', 90_000), gateway.waitFor('gateway listening', 90_000)]);
-  api = `http://127.0.0.1:${port}/api/v1`;
-
-  const rpc = new RpcClient(nc, 10_000);
-  const { accountId } = await rpc.send(KEYS.CREATE_ACCOUNT, { name: 'chat params test' });
-  const key = async (apiKeyType: 'INFERENCE' | 'ADMIN') =>
-    (await rpc.send(KEYS.CREATE, { accountId, apiKeyType, description: 'params', expiresAt: null, consumptionLimits: { usd: null, diem: null }, limitPeriod: 'EPOCH', modelPrivacy: 'ALL' })).apiKey;
-  [inferenceKey, adminKey] = await Promise.all([key('INFERENCE'), key('ADMIN')]);
+  upstream = await startLocalServer(recordingUpstream(calls, { answer: THOUGHT_ANSWER, chunkSize: 3, promptTokens: 10, completionTokens: 12 }));
+  stack = await startChatStack({ name: 'params', catalog: CATALOG, env: { PARAMS_UPSTREAM_URL: `http://127.0.0.1:${upstream.port}/v1` }, chatEnv: { SVC_SYSTEM_PROMPT: SERVICE_PROMPT } });
+  ({ api, inferenceKey } = stack);
+  adminKey = await stack.newKey('ADMIN');
 }, 180_000);
 
 afterAll(async () => {
-  for (const p of processes) await p.stop().catch(() => undefined);
-  for (const stop of stops.reverse()) await Promise.resolve(stop()).catch(() => undefined);
+  await stack?.stop();
+  await upstream?.close();
 }, 60_000);
 
-async function call(pathname: string, init: { key?: string; method?: string; body?: unknown } = {}): Promise<Answer> {
-  const res = await fetch(`${api}${pathname}`, {
-    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${init.key ?? inferenceKey}` },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await res.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // SSE
-  }
-  return { status: res.status, headers: res.headers, body };
-}
+const call = (pathname: string, init: ApiRequest = {}) => stack.request(pathname, init);
 
 const user = { role: 'user', content: 'Why is the sky blue?' };
 const chat = (over: Record<string, unknown> = {}) => call('/chat/completions', { body: { model: 'thinker', messages: [user], max_tokens: 32, ...over } });
 /** The messages the chat service sent upstream for the last request. */
 const lastUpstream = () => calls[calls.length - 1];
-
-/** The chunks of an SSE body, without [DONE]. */
-function chunksOf(sse: string): any[] {
-  return sse
-    .split('\n\n')
-    .filter((e) => e.startsWith('data: ') && e !== 'data: [DONE]')
-    .map((e) => JSON.parse(e.slice('data: '.length)));
-}
-const streamedText = (chunks: any[]) => chunks.map((c) => c.choices[0]?.delta?.content ?? '').join('');
 
 describe('svc_parameters', () => {
   it('fills in the defaults and echoes the effective parameters', async () => {

@@ -1,14 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, RequestListener } from 'node:http';
-import { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { connect, NatsConnection } from 'nats';
-import { KEYS } from '@svc/contracts';
-import { RpcClient } from '@svc/messaging';
-import { createTestDatabase, freePort, PrivateNats, PrivateRedis, startFakeBilling, startPrivateNats, startPrivateRedis } from '@svc/testing';
-import { serviceMigrationsDir } from '@svc/database';
-import { ServiceProcess, startService } from './support/processes';
+import { ChatStack, startChatStack } from './support/chat-stack';
+import { LocalServer, startLocalServer } from './support/chat-http';
 
 /**
  * The web flags on a deployment without a search provider (no SEARXNG_URL, no Brave key), through
@@ -30,33 +21,13 @@ models:
 `;
 const PAGE_TEXT = 'The ferry to the outer islands leaves at seven every morning except on holidays.';
 
-let api: string;
-let inferenceKey: string;
+let stack: ChatStack;
 let pagesPort: number;
 const prompts: Array<Array<{ role: string; content: string }>> = [];
-const stops: Array<() => Promise<unknown> | unknown> = [];
-let processes: ServiceProcess[] = [];
-
-async function serve(handler: RequestListener): Promise<number> {
-  const server = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  stops.push(() => {
-    server.closeAllConnections();
-    return new Promise((r) => server.close(r));
-  });
-  return (server.address() as AddressInfo).port;
-}
+const servers: LocalServer[] = [];
 
 beforeAll(async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-chat-web-off-'));
-  stops.push(() => rmSync(dir, { recursive: true, force: true }));
-  const catalogPath = path.join(dir, 'catalog.yaml');
-  writeFileSync(catalogPath, CATALOG);
-  const nats: PrivateNats = await startPrivateNats();
-  stops.push(() => nats.stop());
-  const redis: PrivateRedis = await startPrivateRedis();
-  stops.push(() => redis.stop());
-  const upstreamPort = await serve((req, res) => {
+  const upstream = await startLocalServer((req, res) => {
     let raw = '';
     req.on('data', (c: Buffer) => (raw += c.toString()));
     req.on('end', () => {
@@ -74,56 +45,30 @@ beforeAll(async () => {
       res.end(JSON.stringify({ ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'Hi [1]' }, finish_reason: 'stop' }], usage }));
     });
   });
-  pagesPort = await serve((_req, res) => {
+  servers.push(upstream);
+  const pages = await startLocalServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(`<html><head><title>Ferry times</title></head><body><article><h1>Ferry times</h1><p>${PAGE_TEXT}</p><p>${PAGE_TEXT}</p></article></body></html>`);
   });
-  const [keysDb, chatDb] = await Promise.all([
-    createTestDatabase('gwwebno_keys', { migrationsDir: serviceMigrationsDir('keys') }),
-    createTestDatabase('gwwebno_chat', { migrationsDir: serviceMigrationsDir('chat') }),
-  ]);
-  stops.push(() => keysDb.drop(), () => chatDb.drop());
-  const nc: NatsConnection = await connect({ servers: nats.url });
-  stops.push(() => nc.close());
-  stops.push(startFakeBilling(nc));
-
-  const common = { NATS_URL: nats.url, REDIS_URL: redis.url, SVC_CATALOG_PATH: catalogPath, WEB_UPSTREAM_URL: `http://127.0.0.1:${upstreamPort}/v1` };
-  const keys = startService('keys', 'apps/keys/src/main.ts', { ...common, KEYS_DATABASE_URL: keysDb.url, KEYS_MIGRATE_ON_BOOT: 'false' });
-  const chat = startService('chat', 'apps/chat/src/main.ts', {
-    ...common,
-    CHAT_DATABASE_URL: chatDb.url,
-    CHAT_MIGRATE_ON_BOOT: 'false',
-    SVC_SYSTEM_PROMPT: '',
-    LLAMA_THREADS: '1',
-    SEARXNG_URL: '',
-    BRAVE_SEARCH_API_KEY: '',
-    OUTBOUND_ALLOWLIST: 'localhost',
+  servers.push(pages);
+  pagesPort = pages.port;
+  stack = await startChatStack({
+    name: 'webno',
+    catalog: CATALOG,
+    env: { WEB_UPSTREAM_URL: `http://127.0.0.1:${upstream.port}/v1` },
+    chatEnv: { SVC_SYSTEM_PROMPT: '', SEARXNG_URL: '', BRAVE_SEARCH_API_KEY: '', OUTBOUND_ALLOWLIST: 'localhost' },
   });
-  const port = await freePort();
-  const gateway = startService('gateway', 'apps/gateway/src/main.ts', { ...common, PORT: String(port), HOST: '127.0.0.1', RATE_LIMITS_ENABLED: 'false', ABUSE_PROTECTION_ENABLED: 'false' });
-  processes = [gateway, chat, keys];
-  await Promise.all([keys.waitFor('keys service ready', 90_000), chat.waitFor('chat service ready', 90_000), gateway.waitFor('gateway listening', 90_000)]);
-  api = `http://127.0.0.1:${port}/api/v1`;
-  const rpc = new RpcClient(nc, 10_000);
-  const { accountId } = await rpc.send(KEYS.CREATE_ACCOUNT, { name: 'chat web off test' });
-  inferenceKey = (
-    await rpc.send(KEYS.CREATE, { accountId, apiKeyType: 'INFERENCE', description: 'web', expiresAt: null, consumptionLimits: { usd: null, diem: null }, limitPeriod: 'EPOCH', modelPrivacy: 'ALL' })
-  ).apiKey;
 }, 180_000);
 
 afterAll(async () => {
-  for (const p of processes) await p.stop().catch(() => undefined);
-  for (const stop of stops.reverse()) await Promise.resolve(stop()).catch(() => undefined);
+  await stack?.stop();
+  for (const server of servers) await server.close();
 }, 60_000);
 
 async function chat(svc: Record<string, unknown>, over: Record<string, unknown> = {}) {
-  const res = await fetch(`${api}/chat/completions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${inferenceKey}` },
-    body: JSON.stringify({ model: 'plain', messages: [{ role: 'user', content: 'What is the latest news?' }], max_tokens: 16, svc_parameters: svc, ...over }),
-  });
-  const text = await res.text();
-  return { status: res.status, contentType: res.headers.get('content-type'), text, body: res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : undefined };
+  const answer = await stack.request('/chat/completions', { body: { model: 'plain', messages: [{ role: 'user', content: 'What is the latest news?' }], max_tokens: 16, svc_parameters: svc, ...over } });
+  const contentType = answer.headers.get('content-type');
+  return { ...answer, contentType, body: contentType?.includes('json') ? answer.body : undefined };
 }
 
 describe('web flags without a search provider', () => {

@@ -1,14 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, RequestListener } from 'node:http';
-import { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { connect, Msg, NatsConnection } from 'nats';
-import { BILLING, KEYS, ReserveRequest, SettleRequest } from '@svc/contracts';
-import { RpcClient } from '@svc/messaging';
-import { createTestDatabase, freePort, PrivateNats, PrivateRedis, startFakeBilling, startPrivateNats, startPrivateRedis } from '@svc/testing';
-import { serviceMigrationsDir } from '@svc/database';
-import { ServiceProcess, startService } from './support/processes';
+import { RequestListener } from 'node:http';
+import { Msg } from 'nats';
+import { BILLING, ReserveRequest, SettleRequest } from '@svc/contracts';
+import { ChatStack, startChatStack } from './support/chat-stack';
+import { ApiAnswer, chunksOf, LocalServer, startLocalServer, streamedText } from './support/chat-http';
+import { recordingUpstream, UpstreamCall } from './support/recording-upstream';
 
 /**
  * Web search, scraping and citations inside POST /chat/completions (docs/retrieval.md), through a
@@ -44,66 +39,24 @@ models:
     capabilities: { supportsXSearch: false }
 `;
 
-interface UpstreamCall {
-  model: string;
-  messages: Array<{ role: string; content: string }>;
-  stream?: boolean;
-}
-
 const RESULTS = [1, 2, 3].map((i) => ({ title: `Result ${i}`, url: `https://example.com/${i}`, content: `Snippet number ${i} about the sky. ${'Blue light scatters more than red light in the air. '.repeat(4)}`, date: '' }));
 
-let api: string;
-let inferenceKey: string;
+let stack: ChatStack;
 let pagesPort: number;
 const calls: UpstreamCall[] = [];
 const queries: string[] = [];
 const settlements: SettleRequest[] = [];
 const reservations: ReserveRequest[] = [];
-const stops: Array<() => Promise<unknown> | unknown> = [];
-let processes: ServiceProcess[] = [];
+const servers: LocalServer[] = [];
 
 async function serve(handler: RequestListener): Promise<number> {
-  const server = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  stops.push(() => {
-    server.closeAllConnections();
-    return new Promise((r) => server.close(r));
-  });
-  return (server.address() as AddressInfo).port;
+  const server = await startLocalServer(handler);
+  servers.push(server);
+  return server.port;
 }
 
-const upstream: RequestListener = (req, res) => {
-  let raw = '';
-  req.on('data', (c: Buffer) => (raw += c.toString()));
-  req.on('end', () => {
-    const body = JSON.parse(raw) as UpstreamCall;
-    calls.push(body);
-    const usage = { prompt_tokens: 100, completion_tokens: 12, total_tokens: 112 };
-    const base = { id: 'up-1', created: 1, model: body.model };
-    if (!body.stream) {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: ANSWER }, finish_reason: 'stop' }], usage }));
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    const event = (choices: unknown[], extra: object = {}) => res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices, ...extra })}\n\n`);
-    for (let i = 0; i < ANSWER.length; i += 2) event([{ index: 0, delta: { content: ANSWER.slice(i, i + 2) }, finish_reason: null }]);
-    event([{ index: 0, delta: {}, finish_reason: 'stop' }]);
-    event([], { usage });
-    res.end('data: [DONE]\n\n');
-  });
-};
-
 beforeAll(async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-chat-web-'));
-  stops.push(() => rmSync(dir, { recursive: true, force: true }));
-  const catalogPath = path.join(dir, 'catalog.yaml');
-  writeFileSync(catalogPath, CATALOG);
-  const nats: PrivateNats = await startPrivateNats();
-  stops.push(() => nats.stop());
-  const redis: PrivateRedis = await startPrivateRedis();
-  stops.push(() => redis.stop());
-  const upstreamPort = await serve(upstream);
+  const upstreamPort = await serve(recordingUpstream(calls, { answer: ANSWER, chunkSize: 2, promptTokens: 100, completionTokens: 12 }));
   const searxPort = await serve((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     queries.push(url.searchParams.get('q') ?? '');
@@ -118,83 +71,31 @@ beforeAll(async () => {
     }
     res.writeHead(404).end('no');
   });
-  const [keysDb, chatDb] = await Promise.all([
-    createTestDatabase('gwweb_keys', { migrationsDir: serviceMigrationsDir('keys') }),
-    createTestDatabase('gwweb_chat', { migrationsDir: serviceMigrationsDir('chat') }),
-  ]);
-  stops.push(() => keysDb.drop(), () => chatDb.drop());
-  const nc: NatsConnection = await connect({ servers: nats.url });
-  stops.push(() => nc.close());
-  stops.push(startFakeBilling(nc));
+  stack = await startChatStack({
+    name: 'web',
+    catalog: CATALOG,
+    env: { WEB_UPSTREAM_URL: `http://127.0.0.1:${upstreamPort}/v1` },
+    chatEnv: { SVC_SYSTEM_PROMPT: SERVICE_PROMPT, SEARXNG_URL: `http://127.0.0.1:${searxPort}`, OUTBOUND_ALLOWLIST: 'localhost' },
+  });
   // Plain subscriptions see every billing message next to the fake's queue group.
-  const record = <T>(subject: string, into: T[]) => nc.subscribe(subject, { callback: (_e, msg: Msg) => into.push((JSON.parse(new TextDecoder().decode(msg.data)) as { data: T }).data) });
+  const record = <T>(subject: string, into: T[]) => stack.nc.subscribe(subject, { callback: (_e, msg: Msg) => into.push((JSON.parse(new TextDecoder().decode(msg.data)) as { data: T }).data) });
   record(BILLING.SETTLE, settlements);
   record(BILLING.RESERVE, reservations);
-
-  const common = { NATS_URL: nats.url, REDIS_URL: redis.url, SVC_CATALOG_PATH: catalogPath, WEB_UPSTREAM_URL: `http://127.0.0.1:${upstreamPort}/v1` };
-  const keys = startService('keys', 'apps/keys/src/main.ts', { ...common, KEYS_DATABASE_URL: keysDb.url, KEYS_MIGRATE_ON_BOOT: 'false' });
-  const chat = startService('chat', 'apps/chat/src/main.ts', {
-    ...common,
-    CHAT_DATABASE_URL: chatDb.url,
-    CHAT_MIGRATE_ON_BOOT: 'false',
-    SVC_SYSTEM_PROMPT: SERVICE_PROMPT,
-    LLAMA_THREADS: '1',
-    SEARXNG_URL: `http://127.0.0.1:${searxPort}`,
-    OUTBOUND_ALLOWLIST: 'localhost',
-  });
-  const port = await freePort();
-  const gateway = startService('gateway', 'apps/gateway/src/main.ts', { ...common, PORT: String(port), HOST: '127.0.0.1', RATE_LIMITS_ENABLED: 'false', ABUSE_PROTECTION_ENABLED: 'false' });
-  processes = [gateway, chat, keys];
-  await Promise.all([keys.waitFor('keys service ready', 90_000), chat.waitFor('chat service ready', 90_000), gateway.waitFor('gateway listening', 90_000)]);
-  api = `http://127.0.0.1:${port}/api/v1`;
-
-  const rpc = new RpcClient(nc, 10_000);
-  const { accountId } = await rpc.send(KEYS.CREATE_ACCOUNT, { name: 'chat web test' });
-  inferenceKey = (
-    await rpc.send(KEYS.CREATE, { accountId, apiKeyType: 'INFERENCE', description: 'web', expiresAt: null, consumptionLimits: { usd: null, diem: null }, limitPeriod: 'EPOCH', modelPrivacy: 'ALL' })
-  ).apiKey;
 }, 180_000);
 
 afterAll(async () => {
-  for (const p of processes) await p.stop().catch(() => undefined);
-  for (const stop of stops.reverse()) await Promise.resolve(stop()).catch(() => undefined);
+  await stack?.stop();
+  for (const server of servers) await server.close();
 }, 60_000);
 
-interface Answer {
-  status: number;
-  headers: Headers;
-  body: any;
-  text: string;
-}
+const chat = (svc: Record<string, unknown>, over: Record<string, unknown> = {}): Promise<ApiAnswer> =>
+  stack.request('/chat/completions', { body: { model: 'webby', messages: [{ role: 'user', content: 'What is the latest news about the sky?' }], max_tokens: 64, svc_parameters: svc, ...over } });
 
-async function chat(svc: Record<string, unknown>, over: Record<string, unknown> = {}): Promise<Answer> {
-  const res = await fetch(`${api}/chat/completions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${inferenceKey}` },
-    body: JSON.stringify({ model: 'webby', messages: [{ role: 'user', content: 'What is the latest news about the sky?' }], max_tokens: 64, svc_parameters: svc, ...over }),
-  });
-  const text = await res.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  return { status: res.status, headers: res.headers, body, text };
-}
-
-function chunksOf(sse: string): any[] {
-  return sse
-    .split('\n\n')
-    .filter((e) => e.startsWith('data: ') && e !== 'data: [DONE]')
-    .map((e) => JSON.parse(e.slice('data: '.length)));
-}
-const streamedText = (chunks: any[]) => chunks.map((c) => c.choices[0]?.delta?.content ?? '').join('');
 const systemOf = (call: UpstreamCall) => (call.messages[0].role === 'system' ? call.messages[0].content : '');
 const lastCall = () => calls[calls.length - 1];
 
 /** The chat service's own settlement of the request (it arrives just after the response). */
-async function settlementOf(answer: Answer): Promise<SettleRequest> {
+async function settlementOf(answer: ApiAnswer): Promise<SettleRequest> {
   const requestId = answer.headers.get('cf-ray');
   const reservation = reservations.find((r) => r.requestId === requestId);
   if (!reservation) throw new Error(`no reservation for ${requestId}`);

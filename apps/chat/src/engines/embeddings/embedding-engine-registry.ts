@@ -1,52 +1,20 @@
 import path from 'node:path';
 import { Catalog, EngineConfig, embeddingConstraintsOf, ModelDefinition } from '@svc/catalog';
-import { DomainError, ErrorCode } from '@svc/errors';
 import { Logger } from '@svc/logging';
+import { ModelEngineRegistry } from '../model-engine-registry';
 import { EmbeddingEngine } from './embedding-engine';
 import { OpenAIEmbeddingsEngine } from './openai-embeddings.engine';
 import { WordVectorsEmbeddingEngine } from './word-vectors-embedding.engine';
 
 /** One engine per `embedding` model of the catalog, created and loaded at boot, closed at shutdown. */
-export class EmbeddingEngineRegistry {
-  private readonly engines = new Map<string, EmbeddingEngine>();
-  private readonly failures = new Map<string, string>();
-
+export class EmbeddingEngineRegistry extends ModelEngineRegistry<EmbeddingEngine> {
   constructor(
     catalog: Catalog,
     private readonly modelsDir: string,
-    private readonly logger: Logger,
+    logger: Logger,
   ) {
+    super({ engine: 'embedding engine', model: 'an embedding model' }, logger);
     for (const model of catalog.ofType('embedding')) this.engines.set(model.id, this.create(model, model.engine));
-  }
-
-  async loadAll(): Promise<void> {
-    await Promise.all(
-      [...this.engines].map(async ([id, engine]) => {
-        try {
-          await engine.ready();
-          this.logger.info({ model: id, kind: engine.kind }, 'embedding engine ready');
-        } catch (err) {
-          const reason = err instanceof Error ? err.message : String(err);
-          this.failures.set(id, reason);
-          this.logger.error({ model: id, reason }, 'embedding engine failed to load');
-        }
-      }),
-    );
-  }
-
-  get(model: ModelDefinition): EmbeddingEngine {
-    const engine = this.engines.get(model.id);
-    if (!engine) throw new DomainError(ErrorCode.ModelNotFound, `Model ${model.id} is not an embedding model.`);
-    if (this.failures.has(model.id)) throw new DomainError(ErrorCode.ServiceUnavailable, `Model ${model.id} is not available on this server.`);
-    return engine;
-  }
-
-  status(): string {
-    return this.failures.size === 0 ? 'ok' : `failing: ${[...this.failures.keys()].join(', ')}`;
-  }
-
-  async closeAll(): Promise<void> {
-    await Promise.all([...this.engines.values()].map((e) => e.close().catch(() => undefined)));
   }
 
   private create(model: ModelDefinition, engine: EngineConfig): EmbeddingEngine {

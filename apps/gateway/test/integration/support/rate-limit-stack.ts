@@ -8,9 +8,7 @@ import { Client } from 'pg';
 import { KEYS, RateLimitOverride } from '@svc/contracts';
 import { serviceMigrationsDir } from '@svc/database';
 import { RpcClient } from '@svc/messaging';
-import { createTestDatabase, FakeOpenAiUpstream, freePort, PrivateNats, startFakeOpenAiUpstream, startPrivateNats, TestDatabase } from '@svc/testing';
-import { startFakeBilling } from '@svc/testing';
-import { ServiceProcess, startService } from './processes';
+import { createTestDatabase, FakeOpenAiUpstream, freePort, PrivateNats, ServiceProcess, startFakeBilling, startFakeOpenAiUpstream, startPrivateNats, startService, TestDatabase } from '@svc/testing';
 
 /** Cheap models: every text model is proxied to the test's fake upstream, so no CPU goes to inference. */
 const CATALOG = `
