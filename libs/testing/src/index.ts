@@ -10,3 +10,4 @@ export * from './billing/fake-billing';
 export * from './stack/wait-for-port';
 export * from './bench/run-bench';
 export * from './bench/start-bench-process';
+export * from './errors/domain-error-of';

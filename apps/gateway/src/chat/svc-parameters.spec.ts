@@ -1,18 +1,10 @@
+import { domainErrorOf } from '@svc/testing';
 import { ModelDefinition } from '@svc/catalog';
 import { SVC_PARAMETER_DEFAULTS } from '@svc/contracts';
-import { DomainError } from '@svc/errors';
 import { assertSvcFeaturesAvailable, mergeSvcParameters, parseModelSuffix } from './svc-parameters';
 import { svcParametersSchema } from './svc-parameters.schema';
 
-function failure(fn: () => unknown): DomainError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof DomainError) return err;
-    throw err;
-  }
-  throw new Error('expected a DomainError');
-}
+const failure = domainErrorOf;
 
 describe('svc_parameters body schema', () => {
   it('accepts all ten parameters with their types', () => {

@@ -1,18 +1,10 @@
-import { DomainError } from '@svc/errors';
+import { domainErrorOf } from '@svc/testing';
 import { parseBody } from '../http/parse-body';
 import { embeddingsRequestSchema, inputsOf, rejectTokenArrays } from './embeddings-request.dto';
 import { toEmbeddingData } from './embeddings-response';
 import { estimateEmbeddingTokens } from './embeddings-usage';
 
-const error = (fn: () => unknown): DomainError => {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof DomainError) return err;
-    throw err;
-  }
-  throw new Error('expected a DomainError');
-};
+const error = domainErrorOf;
 
 describe('POST /embeddings request', () => {
   it('accepts a string or an array of strings, float by default', () => {
