@@ -11,7 +11,7 @@ import argparse, json, os, random, sys
 import numpy as np
 import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from model import Denoiser, cosine_alphas_cumprod
+from model import load_denoiser, cosine_alphas_cumprod
 from sampler import generate
 from prepare_data import COLOURS, BACKGROUNDS, SHAPES, SIZES, draw_shape
 
@@ -71,7 +71,7 @@ def main():
     a = ap.parse_args()
     torch.set_num_threads(1)
     ck = torch.load(a.ckpt, map_location="cpu")
-    m = Denoiser(len(ck["vocab"])).eval(); m.load_state_dict(ck["ema"])
+    m = load_denoiser(ck)
     index = {w: i for i, w in enumerate(ck["vocab"])}
     ac = cosine_alphas_cumprod()
     predict = shape_classifier()

@@ -4,7 +4,7 @@ output eps [B,3,32,32]) and writes the sidecar JSON the engine reads (vocabulary
 import argparse, hashlib, json, os, sys
 import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from model import Denoiser, cosine_alphas_cumprod, MAX_TOKENS
+from model import load_denoiser, cosine_alphas_cumprod, MAX_TOKENS
 
 
 def main():
@@ -15,8 +15,7 @@ def main():
     a = ap.parse_args()
     ck = torch.load(a.ckpt, map_location="cpu")
     vocab = ck["vocab"]
-    m = Denoiser(len(vocab)).eval()
-    m.load_state_dict(ck["ema"])
+    m = load_denoiser(ck)
     x, t, tok = torch.randn(2, 3, 32, 32), torch.tensor([500.0, 20.0]), torch.zeros(2, MAX_TOKENS, dtype=torch.long)
     tok[0, :3] = torch.tensor([2, 3, 4])
     os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)

@@ -1,6 +1,9 @@
 """Text-conditioned denoiser for 32x32 RGB diffusion: a 2-layer word-level transformer encodes the
-caption to one vector, which (added to the timestep embedding) scales and shifts every UNet block
-(FiLM). Written with plain ops so torch.onnx.export (opset 14) produces a graph onnxruntime runs."""
+caption. Its mean-pooled vector (added to the timestep embedding) scales and shifts every UNet block
+(FiLM); with `xattn` the UNet also cross-attends to the per-word vectors at 32, 16 and 8 px, so
+"a blue star on a yellow background" can put each colour where its word says (one pooled vector
+tends to swap object and background colours). Written with plain ops so torch.onnx.export
+(opset 14) produces a graph onnxruntime runs."""
 import math
 import torch
 import torch.nn as nn
@@ -21,7 +24,11 @@ class TextEncoder(nn.Module):
         self.heads, self.d = heads, d
         self.out = nn.LayerNorm(d)
 
-    def forward(self, tokens):  # [B, L] int64, 0 = padding; all-padding = unconditional
+    def forward(self, tokens):
+        return self.encode(tokens)[0]
+
+    def encode(self, tokens):  # [B, L] int64, 0 = padding; all-padding = unconditional
+        """-> (pooled [B, d], per-word [B, L, d], valid [B, L])"""
         B, L = tokens.shape
         valid = (tokens > 0).float()  # [B, L]
         x = self.emb(tokens) + self.pos[:L]
@@ -37,7 +44,7 @@ class TextEncoder(nn.Module):
             x = x + l["o"]((a.softmax(-1) @ v).transpose(1, 2).reshape(B, L, self.d))
             x = x + l["f2"](F.gelu(l["f1"](l["n2"](x))))
         pooled = (x * valid[..., None]).sum(1) / valid.sum(1, keepdim=True).clamp(min=1.0)
-        return self.out(pooled) * valid.amax(1, keepdim=True)  # zero vector when there is no text
+        return self.out(pooled) * valid.amax(1, keepdim=True), x, valid  # pooled is zero when there is no text
 
 
 def timestep_embedding(t, dim):
@@ -74,10 +81,38 @@ class Attn(nn.Module):
         return x + self.o((v @ a.transpose(1, 2)).reshape(B, C, H, W))
 
 
+class CrossAttn(nn.Module):
+    """Pixels attend to the caption's words plus one learned "nothing" slot (the only slot of an
+    unconditional pass). The output projection starts at zero, so adding these blocks to a trained
+    model leaves its output unchanged until training teaches them something."""
+
+    def __init__(self, ch, d, heads=4):
+        super().__init__()
+        self.n, self.q, self.o = nn.GroupNorm(8, ch), nn.Conv2d(ch, ch, 1), nn.Conv2d(ch, ch, 1)
+        self.kn, self.kv = nn.LayerNorm(d), nn.Linear(d, 2 * ch)
+        self.heads = heads
+        nn.init.zeros_(self.o.weight); nn.init.zeros_(self.o.bias)
+
+    def forward(self, x, ctx, bias):  # ctx [B, L, d], bias [B, 1, 1, L] (0 valid, -1e4 padding)
+        B, C, H, W = x.shape
+        hd = C // self.heads
+        q = self.q(self.n(x)).reshape(B, self.heads, hd, H * W).transpose(2, 3)  # [B, h, HW, hd]
+        k, v = self.kv(self.kn(ctx)).chunk(2, dim=-1)
+        k = k.reshape(B, -1, self.heads, hd).transpose(1, 2)  # [B, h, L, hd]
+        v = v.reshape(B, -1, self.heads, hd).transpose(1, 2)
+        a = ((q @ k.transpose(2, 3)) / math.sqrt(hd) + bias).softmax(-1)  # [B, h, HW, L]
+        return x + self.o((a @ v).transpose(2, 3).reshape(B, C, H, W))
+
+
 class Denoiser(nn.Module):
-    def __init__(self, vocab, ch=(32, 64, 128), tdim=128):
+    def __init__(self, vocab, ch=(32, 64, 128), tdim=128, xattn=False):
         super().__init__()
         self.text = TextEncoder(vocab)
+        self.xattn = xattn
+        if xattn:
+            d = self.text.d
+            self.null = nn.Parameter(torch.zeros(1, 1, d))
+            self.x_d1, self.x_m, self.x_u1, self.x_u0 = CrossAttn(ch[1], d), CrossAttn(ch[2], d), CrossAttn(ch[1], d), CrossAttn(ch[0], d)
         self.tdim = tdim
         self.cond = nn.Sequential(nn.Linear(tdim + self.text.d, 2 * tdim), nn.SiLU(), nn.Linear(2 * tdim, 2 * tdim))
         cd = 2 * tdim
@@ -95,14 +130,30 @@ class Denoiser(nn.Module):
         self.outn, self.out = nn.GroupNorm(8, c0), nn.Conv2d(c0, 3, 3, padding=1)
         nn.init.zeros_(self.out.weight); nn.init.zeros_(self.out.bias)
 
+    def _words(self, h, block, ctx, bias):
+        return getattr(self, block)(h, ctx, bias) if self.xattn else h
+
     def forward(self, x, t, tokens):
-        c = self.cond(torch.cat([timestep_embedding(t, self.tdim), self.text(tokens)], dim=-1))
+        pooled, words, valid = self.text.encode(tokens)
+        c = self.cond(torch.cat([timestep_embedding(t, self.tdim), pooled], dim=-1))
+        ctx = bias = None
+        if self.xattn:
+            ctx = torch.cat([self.null.expand(x.shape[0], 1, self.text.d), words], 1)
+            bias = torch.cat([torch.zeros_like(valid[:, :1]), (1.0 - valid) * -1e4], 1)[:, None, None, :]
         h0 = self.d0(self.inp(x), c)
-        h1 = self.d1(self.down0(h0), c)
-        m = self.m2(self.mattn(self.m1(self.down1(h1), c)), c)
-        u1 = self.u1(torch.cat([self.up1(m), h1], 1), c)
-        u0 = self.u0(torch.cat([self.up0(u1), h0], 1), c)
+        h1 = self._words(self.d1(self.down0(h0), c), "x_d1", ctx, bias)
+        m = self.m2(self._words(self.mattn(self.m1(self.down1(h1), c)), "x_m", ctx, bias), c)
+        u1 = self._words(self.u1(torch.cat([self.up1(m), h1], 1), c), "x_u1", ctx, bias)
+        u0 = self._words(self.u0(torch.cat([self.up0(u1), h0], 1), c), "x_u0", ctx, bias)
         return self.out(F.silu(self.outn(u0)))
+
+
+def load_denoiser(ck):
+    """The EMA model of a checkpoint, with the architecture it was trained with (older checkpoints
+    have no `arch` entry: the pooled-caption model)."""
+    m = Denoiser(len(ck["vocab"]), **ck.get("arch", {})).eval()
+    m.load_state_dict({k: v.float() for k, v in ck["ema"].items()})
+    return m
 
 
 def cosine_alphas_cumprod(T=1000, s=0.008):

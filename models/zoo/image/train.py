@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Trains the text-to-image denoiser (epsilon prediction, cosine schedule, 10% empty captions for
 classifier-free guidance, EMA weights) until a UTC wall-clock deadline; saves the EMA checkpoint
-every --save-min minutes."""
+every --save-min minutes. --xattn adds per-word cross-attention; resuming a checkpoint trained
+without it keeps every trained weight and starts the new blocks at zero (no change in output).
+--min-snr weights each timestep's loss by min(SNR, gamma)/SNR (Hang et al., 2023), which spends
+less of the model's capacity on fine detail at low noise and more on layout and colour."""
 import argparse, copy, datetime as dt, json, math, os, random, sys, time
 import numpy as np
 import torch
@@ -20,9 +23,12 @@ def main():
     ap.add_argument("--emoji-frac", type=float, default=0.15)
     ap.add_argument("--save-min", type=float, default=5)
     ap.add_argument("--max-steps", type=int, default=0)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--xattn", action="store_true", help="per-word cross-attention in the UNet")
+    ap.add_argument("--min-snr", type=float, default=0.0, help="gamma of min-SNR loss weighting (0: plain MSE)")
     ap.add_argument("--resume", help="checkpoint to continue from (weights, optimizer when saved, step and image counts)")
     a = ap.parse_args()
-    torch.set_num_threads(1)
+    torch.set_num_threads(a.threads)
     torch.manual_seed(0)
     rng = np.random.default_rng(0)
     now = dt.datetime.utcnow()
@@ -38,7 +44,8 @@ def main():
     toks = torch.tensor([tokenize(c, index) for c in meta["captions"]])
     kinds = np.array(meta["kinds"])
     shape_idx, emoji_idx = np.where(kinds == "shape")[0], np.where(kinds == "emoji")[0]
-    model = Denoiser(len(vocab))
+    arch = {"xattn": True} if a.xattn else {}
+    model = Denoiser(len(vocab), **arch)
     ema = copy.deepcopy(model).eval()
     nparams = sum(p.numel() for p in model.parameters())
     print("params", nparams, flush=True)
@@ -48,9 +55,10 @@ def main():
     step = 0; seen = 0; avg = None; prior_minutes = 0.0
     if a.resume:
         ck = torch.load(a.resume)
-        ema.load_state_dict(ck["ema"])
-        model.load_state_dict(ck.get("model", ck["ema"]))
-        if "opt" in ck:
+        strict = ck.get("arch", {}) == arch  # else: new blocks keep their (output-neutral) initialisation
+        ema.load_state_dict(ck["ema"], strict=strict)
+        model.load_state_dict(ck.get("model", ck["ema"]), strict=strict)
+        if "opt" in ck and strict:
             opt.load_state_dict(ck["opt"])
         step, seen, avg, prior_minutes = ck["step"], ck["images_seen"], ck["loss"], ck["minutes"]
         print(json.dumps({"resumed": a.resume, "step": step, "seen": seen, "minutes": round(prior_minutes, 1)}), flush=True)
@@ -61,7 +69,7 @@ def main():
         done = el >= budget or (a.max_steps and step >= a.max_steps)
         if done or time.time() - last_save >= a.save_min * 60:
             torch.save({"ema": ema.state_dict(), "model": model.state_dict(), "opt": opt.state_dict(), "vocab": vocab, "step": step,
-                        "images_seen": seen, "minutes": prior_minutes + el / 60, "params": nparams, "loss": avg}, os.path.join(a.out, "ema.pt.tmp"))
+                        "images_seen": seen, "minutes": prior_minutes + el / 60, "params": nparams, "loss": avg, "arch": arch}, os.path.join(a.out, "ema.pt.tmp"))
             os.replace(os.path.join(a.out, "ema.pt.tmp"), os.path.join(a.out, "ema.pt"))
             print(json.dumps({"step": step, "seen": seen, "minutes": round(prior_minutes + el / 60, 1), "loss": avg}), flush=True)
             last_save = time.time()
@@ -78,7 +86,11 @@ def main():
         noise = torch.randn_like(x0)
         abar = ac[t][:, None, None, None]
         xt = abar.sqrt() * x0 + (1 - abar).sqrt() * noise
-        loss = F.mse_loss(model(xt, t.float(), tk), noise)
+        err = ((model(xt, t.float(), tk) - noise) ** 2).mean(dim=(1, 2, 3))
+        if a.min_snr > 0:
+            snr = ac[t] / (1 - ac[t])
+            err = err * snr.clamp(max=a.min_snr) / snr
+        loss = err.mean()
         frac = min(1.0, el / budget)
         lr = a.lr * min(1.0, (step - first_step + 1) / 200) * (0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * frac)))
         for g in opt.param_groups:

@@ -7,15 +7,17 @@ import { dominantColours } from '../../src/engines/diffusion/colour-adherence';
 import { loadDiffusionModelConfig } from '../../src/engines/diffusion/diffusion-model-config';
 import { OnnxDiffusionEngine } from '../../src/engines/diffusion/onnx-diffusion.engine';
 
-// The committed zoo image model through onnxruntime-node: colour adherence on a fixed seed set
-// (the same prompts and seeds as models/zoo/image/evaluate.py with --seeds 1).
+// The committed zoo image model through onnxruntime-node: colour and background adherence on a
+// fixed seed set (the same prompts and seeds as models/zoo/image/evaluate.py with --seeds 1).
 
 const MODELS_DIR = path.join(REPO_ROOT, 'models');
 const COLOURS = ['red', 'orange', 'yellow', 'green', 'blue', 'purple', 'black', 'white'];
 const SHAPES = ['circle', 'square', 'triangle', 'star', 'ring', 'cross'];
 const BACKGROUNDS = ['white', 'black', 'gray', 'blue', 'yellow'];
-/** The figure reported on the model card for this seed set (models/zoo/image/MODEL_CARD.md). */
-const MIN_COLOUR_ADHERENCE = 0.7;
+/** The issue's bar (39 of 48); the model card reports 83.3% (40 of 48) for this seed set (models/zoo/image/MODEL_CARD.md). */
+const MIN_COLOUR_ADHERENCE = 0.8;
+/** The card reports 83.3% background adherence on this set; the test allows one prompt less. */
+const MIN_BACKGROUND_ADHERENCE = 0.8;
 
 function hasOnnxRuntime(): boolean {
   try {
@@ -62,18 +64,22 @@ describe('zoo image model files', () => {
     await engine?.close();
   });
 
-  it(`draws the requested colour on the fixed seed set at least ${MIN_COLOUR_ADHERENCE * 100}% of the time`, async () => {
-    let ok = 0;
+  it(`draws the requested colour at least ${MIN_COLOUR_ADHERENCE * 100}% and background ${MIN_BACKGROUND_ADHERENCE * 100}% of the time`, async () => {
+    let colourOk = 0;
+    let backgroundOk = 0;
     let total = 0;
     for (const [ci, colour] of COLOURS.entries()) {
       for (const [si, shape] of SHAPES.entries()) {
         const background = BACKGROUNDS.filter((b) => b !== colour)[(ci + si) % 4];
         const img = await engine.generate({ prompt: `a ${colour} ${shape} on a ${background} background`, seed: 1000, steps: 20, cfgScale: 8 });
-        if (dominantColours(img.rgb, img.width).object === colour) ok++;
+        const seen = dominantColours(img.rgb, img.width);
+        if (seen.object === colour) colourOk++;
+        if (seen.background === background) backgroundOk++;
         total++;
       }
     }
-    expect(ok / total).toBeGreaterThanOrEqual(MIN_COLOUR_ADHERENCE);
+    expect(colourOk / total).toBeGreaterThanOrEqual(MIN_COLOUR_ADHERENCE);
+    expect(backgroundOk / total).toBeGreaterThanOrEqual(MIN_BACKGROUND_ADHERENCE);
   });
 
   it('upscales to the requested size and edits an input image towards the prompt', async () => {
