@@ -24,10 +24,7 @@ class TextEncoder(nn.Module):
         self.heads, self.d = heads, d
         self.out = nn.LayerNorm(d)
 
-    def forward(self, tokens):
-        return self.encode(tokens)[0]
-
-    def encode(self, tokens):  # [B, L] int64, 0 = padding; all-padding = unconditional
+    def forward(self, tokens):  # [B, L] int64, 0 = padding; all-padding = unconditional
         """-> (pooled [B, d], per-word [B, L, d], valid [B, L])"""
         B, L = tokens.shape
         valid = (tokens > 0).float()  # [B, L]
@@ -113,6 +110,8 @@ class Denoiser(nn.Module):
             d = self.text.d
             self.null = nn.Parameter(torch.zeros(1, 1, d))
             self.x_d1, self.x_m, self.x_u1, self.x_u0 = CrossAttn(ch[1], d), CrossAttn(ch[2], d), CrossAttn(ch[1], d), CrossAttn(ch[0], d)
+        else:
+            self.x_d1 = self.x_m = self.x_u1 = self.x_u0 = None
         self.tdim = tdim
         self.cond = nn.Sequential(nn.Linear(tdim + self.text.d, 2 * tdim), nn.SiLU(), nn.Linear(2 * tdim, 2 * tdim))
         cd = 2 * tdim
@@ -130,21 +129,18 @@ class Denoiser(nn.Module):
         self.outn, self.out = nn.GroupNorm(8, c0), nn.Conv2d(c0, 3, 3, padding=1)
         nn.init.zeros_(self.out.weight); nn.init.zeros_(self.out.bias)
 
-    def _words(self, h, block, ctx, bias):
-        return getattr(self, block)(h, ctx, bias) if self.xattn else h
-
     def forward(self, x, t, tokens):
-        pooled, words, valid = self.text.encode(tokens)
+        pooled, words, valid = self.text(tokens)
         c = self.cond(torch.cat([timestep_embedding(t, self.tdim), pooled], dim=-1))
-        ctx = bias = None
         if self.xattn:
             ctx = torch.cat([self.null.expand(x.shape[0], 1, self.text.d), words], 1)
             bias = torch.cat([torch.zeros_like(valid[:, :1]), (1.0 - valid) * -1e4], 1)[:, None, None, :]
+        words_at = lambda block, h: block(h, ctx, bias) if block is not None else h  # identity without xattn
         h0 = self.d0(self.inp(x), c)
-        h1 = self._words(self.d1(self.down0(h0), c), "x_d1", ctx, bias)
-        m = self.m2(self._words(self.mattn(self.m1(self.down1(h1), c)), "x_m", ctx, bias), c)
-        u1 = self._words(self.u1(torch.cat([self.up1(m), h1], 1), c), "x_u1", ctx, bias)
-        u0 = self._words(self.u0(torch.cat([self.up0(u1), h0], 1), c), "x_u0", ctx, bias)
+        h1 = words_at(self.x_d1, self.d1(self.down0(h0), c))
+        m = self.m2(words_at(self.x_m, self.mattn(self.m1(self.down1(h1), c))), c)
+        u1 = words_at(self.x_u1, self.u1(torch.cat([self.up1(m), h1], 1), c))
+        u0 = words_at(self.x_u0, self.u0(torch.cat([self.up0(u1), h0], 1), c))
         return self.out(F.silu(self.outn(u0)))
 
 
