@@ -4,7 +4,6 @@ import { MicroserviceOptions } from '@nestjs/microservices';
 import { ServiceName } from '@svc/contracts';
 import { createLogger, PinoNestLogger } from '@svc/logging';
 import { NatsConnection } from 'nats';
-import { HeartbeatInterceptor } from './heartbeat.interceptor';
 import { NATS_CONNECTION, NATS_CONNECTION_OPTIONS } from './nats-connection';
 import { RpcErrorFilter } from './rpc-error.filter';
 import { SvcNatsServer } from './svc-nats.server';
@@ -15,12 +14,11 @@ import { SvcNatsServer } from './svc-nats.server';
  */
 export async function bootstrapService(service: ServiceName, module: Type<unknown> | DynamicModule, natsUrl: string): Promise<INestMicroservice> {
   const logger = createLogger(service);
-  const app = await NestFactory.createMicroservice<MicroserviceOptions>(module, {
-    strategy: new SvcNatsServer({ ...NATS_CONNECTION_OPTIONS, servers: natsUrl.split(','), queue: service, name: `${service}-server`, gracefulShutdown: true, gracePeriod: 1_000 }),
-    logger: new PinoNestLogger(logger),
-  });
+  const server = new SvcNatsServer({ ...NATS_CONNECTION_OPTIONS, servers: natsUrl.split(','), queue: service, name: `${service}-server`, gracefulShutdown: true, gracePeriod: 1_000 });
+  const app = await NestFactory.createMicroservice<MicroserviceOptions>(module, { strategy: server, logger: new PinoNestLogger(logger) });
+  // One connection per service: handlers' replies and the calls they make share socket writes.
+  server.useConnection(app.get<NatsConnection>(NATS_CONNECTION));
   app.useGlobalFilters(new RpcErrorFilter(logger));
-  app.useGlobalInterceptors(new HeartbeatInterceptor(app.get<NatsConnection>(NATS_CONNECTION)));
   app.enableShutdownHooks(['SIGINT', 'SIGTERM']);
   await app.listen();
   // Ready only once NATS has registered every subscription, or early requests see no responders.

@@ -8,5 +8,5 @@ export * from './health.controller';
 export * from './messaging.module';
 export * from './bootstrap-service';
 export * from './svc-nats.server';
-export * from './heartbeat.interceptor';
+export * from './heartbeats';
 export * from './billing-settler';

@@ -5,7 +5,7 @@ import { NatsConnection } from 'nats';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { createLogger } from '@svc/logging';
 import { PrivateNats, startPrivateNats } from '@svc/testing';
-import { connectNats, HeartbeatInterceptor, RpcClient, RpcErrorFilter, SvcNatsServer } from '../../src';
+import { connectNats, RpcClient, RpcErrorFilter, SvcNatsServer } from '../../src';
 
 // Test-only subjects, sent through the typed client with casts: the contract map lists real ones.
 const ECHO = 'keys.cmd.verify.v1';
@@ -59,10 +59,12 @@ describe('RpcClient against a Nest microservice on NATS', () => {
 
   beforeAll(async () => {
     nats = await startPrivateNats();
-    app = await NestFactory.createMicroservice(TestModule, { strategy: new SvcNatsServer({ servers: [nats.url], queue: 'keys' }), logger: false });
-    app.useGlobalFilters(new RpcErrorFilter(createLogger('test', 'silent')));
+    // As bootstrapService does: the server shares the service's one connection.
     serviceNc = await connectNats(nats.url, 'service');
-    app.useGlobalInterceptors(new HeartbeatInterceptor(serviceNc));
+    const server = new SvcNatsServer({ servers: [nats.url], queue: 'keys' });
+    server.useConnection(serviceNc);
+    app = await NestFactory.createMicroservice(TestModule, { strategy: server, logger: false });
+    app.useGlobalFilters(new RpcErrorFilter(createLogger('test', 'silent')));
     await app.listen();
     nc = await connectNats(nats.url, 'client');
     rpc = new RpcClient(nc, 2_000);
