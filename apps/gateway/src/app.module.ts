@@ -14,6 +14,7 @@ import { CharactersController } from './characters/characters.controller';
 import { ChatController } from './chat/chat.controller';
 import { AugmentController } from './augment/augment.controller';
 import { EmbeddingsController } from './embeddings/embeddings.controller';
+import { PromptBudget } from './chat/prompt-budget';
 import { SseStreamer } from './chat/sse-streamer';
 import { SvcParametersResolver } from './chat/svc-parameters.resolver';
 import { GATEWAY_CONFIG, GatewayConfig } from './config';
@@ -40,10 +41,11 @@ export class AppModule {
         KeyCache,
         KeyUsageReporter,
         SseStreamer,
+        PromptBudget,
         SvcParametersResolver,
         { provide: APP_GUARD, useClass: ApiKeyGuard },
       ],
-      exports: [GATEWAY_CONFIG, CATALOG, GATEWAY_LOGGER],
+      exports: [GATEWAY_CONFIG, CATALOG, GATEWAY_LOGGER, PromptBudget],
     };
   }
 }

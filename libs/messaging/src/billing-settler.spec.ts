@@ -29,6 +29,32 @@ describe('BillingSettler', () => {
     expect(sent).toEqual([{ reservationId: 'r1', source: 'service', outcome: 'completed', usage: { kind: 'text', promptTokens: 5, completionTokens: 7 }, executionMs: 12 }]);
   });
 
+  it('settles around an engine call: completed with the usage it charged, released when it fails first', async () => {
+    const { rpc, sent } = fakeRpc([]);
+    const settler = new BillingSettler(rpc, logger);
+    const usage = { kind: 'tts' as const, characters: 12 };
+    await expect(settler.around({ reservationId: 'ok' }, 'req', async (charge) => (charge(usage), 'done'))).resolves.toBe('done');
+    await expect(
+      settler.around({ reservationId: 'late' }, 'req', async (charge) => {
+        charge(usage);
+        throw new Error('delivery failed after the engine ran');
+      }),
+    ).rejects.toThrow('delivery failed');
+    await expect(
+      settler.around({ reservationId: 'early' }, 'req', async () => {
+        throw new Error('engine failed');
+      }),
+    ).rejects.toThrow('engine failed');
+    await settler.around({ reservationId: 'silent' }, 'req', async () => 'no charge');
+    await settler.drain();
+    expect(sent.map((r) => [r.reservationId, r.outcome, r.usage])).toEqual([
+      ['ok', 'completed', usage],
+      ['late', 'completed', usage],
+      ['early', 'failed', null],
+      ['silent', 'failed', null],
+    ]);
+  });
+
   it('retries while billing is unreachable, and stops on a permanent refusal', async () => {
     const transient = fakeRpc([ErrorCode.ServiceUnavailable, ErrorCode.Timeout]);
     const a = new BillingSettler(transient.rpc, logger);

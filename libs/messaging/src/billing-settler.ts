@@ -35,6 +35,33 @@ export class BillingSettler implements OnApplicationShutdown {
     void work.finally(() => this.pending.delete(work));
   }
 
+  /**
+   * The one way a service settles around its engine call: `work` calls `charge(usage)` once the
+   * engine has produced (settled `completed` at once, in the background); if `work` throws before
+   * that, the hold is released (`failed`, nothing charged). A charged request stays charged if
+   * later delivery fails: the engine's work was done.
+   */
+  async around<T>(billing: RequestBilling | undefined, requestId: string, work: (charge: (usage: SettledUsage) => void) => Promise<T>): Promise<T> {
+    const started = Date.now();
+    let charged = false;
+    const charge = (usage: SettledUsage) => {
+      if (charged) return;
+      charged = true;
+      this.settle(billing, requestId, 'completed', usage, Date.now() - started);
+    };
+    try {
+      const result = await work(charge);
+      if (!charged) {
+        this.logger.warn({ requestId }, 'a request ended without a charge; its hold is released');
+        this.settle(billing, requestId, 'failed', null);
+      }
+      return result;
+    } catch (err) {
+      if (!charged) this.settle(billing, requestId, 'failed', null);
+      throw err;
+    }
+  }
+
   /** Settlements still being delivered (tests, shutdown). */
   async drain(timeoutMs = SHUTDOWN_WAIT_MS): Promise<void> {
     const timeout = new Promise((resolve) => setTimeout(resolve, timeoutMs).unref());

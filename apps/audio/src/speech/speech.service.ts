@@ -28,14 +28,15 @@ export class SpeechService {
   async speak({ caller, params, billing }: SpeechRequest): Promise<SpeechReply> {
     const started = Date.now();
     try {
-      const model = modelOfType(this.catalog, params.model, 'tts');
-      const engine = this.engines.speechEngine(model);
-      const result = await engine.speak({ input: params.input, voice: params.voice, format: params.response_format, speed: params.speed, language: params.language, signal: AbortSignal.timeout(this.config.AUDIO_REQUEST_TIMEOUT_MS) });
-      this.billing.settle(billing, caller.requestId, 'completed', { kind: 'tts', characters: result.characters }, Date.now() - started);
-      this.logger.info({ requestId: caller.requestId, model: model.id, characters: result.characters, bytes: result.audio.length, ms: Date.now() - started }, 'speech');
-      return { contentType: SPEECH_FORMATS[params.response_format].contentType, audio: await this.payloads.pack(result.audio), characters: result.characters };
+      return await this.billing.around(billing, caller.requestId, async (charge) => {
+        const model = modelOfType(this.catalog, params.model, 'tts');
+        const engine = this.engines.speechEngine(model);
+        const result = await engine.speak({ input: params.input, voice: params.voice, format: params.response_format, speed: params.speed, language: params.language, signal: AbortSignal.timeout(this.config.AUDIO_REQUEST_TIMEOUT_MS) });
+        charge({ kind: 'tts', characters: result.characters });
+        this.logger.info({ requestId: caller.requestId, model: model.id, characters: result.characters, bytes: result.audio.length, ms: Date.now() - started }, 'speech');
+        return { contentType: SPEECH_FORMATS[params.response_format].contentType, audio: await this.payloads.pack(result.audio), characters: result.characters };
+      });
     } catch (err) {
-      this.billing.settle(billing, caller.requestId, 'failed', null);
       throw toDomainError(err, this.logger, caller.requestId);
     }
   }

@@ -52,23 +52,24 @@ export class TranscriptionService {
   async transcribe({ caller, params, audio, billing }: TranscribeRequest): Promise<TranscribeReply> {
     const started = Date.now();
     try {
-      const model = modelOfType(this.catalog, params.model, 'asr');
-      const engine = this.engines.transcriptionEngine(model);
-      const bytes = await this.payloads.unpack(audio);
-      // Measured here again: the service bills only a duration it measured itself.
-      const measured = (await probeAudio(bytes, PROBE_TIMEOUT_MS).catch((err: unknown) => this.badAudio(err))).durationMs;
-      if (measured > maxDurationMs(model)) throw new DomainError(ErrorCode.Validation, `The audio is longer than ${maxDurationMs(model) / 1000} s.`);
-      const result = await engine.transcribe({ audio: bytes, durationMs: measured, language: params.language, timestamps: params.timestamps, signal: AbortSignal.timeout(this.config.AUDIO_REQUEST_TIMEOUT_MS) });
-      this.billing.settle(billing, caller.requestId, 'completed', { kind: 'asr', audioMs: measured }, Date.now() - started);
-      this.logger.info({ requestId: caller.requestId, model: model.id, audioMs: measured, words: result.words.length, ms: Date.now() - started }, 'transcription');
-      return {
-        text: result.text,
-        duration: measured / 1000,
-        language: result.language,
-        ...(params.timestamps ? { timestamps: { word: result.words, segment: result.segments } } : {}),
-      };
+      return await this.billing.around(billing, caller.requestId, async (charge) => {
+        const model = modelOfType(this.catalog, params.model, 'asr');
+        const engine = this.engines.transcriptionEngine(model);
+        const bytes = await this.payloads.unpack(audio);
+        // Measured here again: the service bills only a duration it measured itself.
+        const measured = (await probeAudio(bytes, PROBE_TIMEOUT_MS).catch((err: unknown) => this.badAudio(err))).durationMs;
+        if (measured > maxDurationMs(model)) throw new DomainError(ErrorCode.Validation, `The audio is longer than ${maxDurationMs(model) / 1000} s.`);
+        const result = await engine.transcribe({ audio: bytes, durationMs: measured, language: params.language, timestamps: params.timestamps, signal: AbortSignal.timeout(this.config.AUDIO_REQUEST_TIMEOUT_MS) });
+        charge({ kind: 'asr', audioMs: measured });
+        this.logger.info({ requestId: caller.requestId, model: model.id, audioMs: measured, words: result.words.length, ms: Date.now() - started }, 'transcription');
+        return {
+          text: result.text,
+          duration: measured / 1000,
+          language: result.language,
+          ...(params.timestamps ? { timestamps: { word: result.words, segment: result.segments } } : {}),
+        };
+      });
     } catch (err) {
-      this.billing.settle(billing, caller.requestId, 'failed', null);
       throw toDomainError(err, this.logger, caller.requestId);
     }
   }

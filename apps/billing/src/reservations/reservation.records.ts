@@ -76,4 +76,6 @@ export interface SettleResult {
   status: SettleStatus;
   currency: BillingCurrency | null;
   charged: bigint;
+  /** What the usage cost beyond the hold: never charged (the hold caps every charge). */
+  overHold: bigint;
 }

@@ -86,12 +86,12 @@ export class ReservationsRepository {
    * unacknowledged settlement only; the service retries it (idempotent).
    */
   async settle(p: SettleParams): Promise<SettleResult> {
-    const { rows } = await this.db.query<{ o_status: SettleStatus; o_currency: SettleResult['currency']; o_charged: string }>({
+    const { rows } = await this.db.query<{ o_status: SettleStatus; o_currency: SettleResult['currency']; o_charged: string; o_over_hold: string }>({
       name: 'billing_settle',
       text: SETTLE,
       values: [p.id, p.source, p.outcome, p.charge.toString(), JSON.stringify(p.lines), p.promptTokens, p.completionTokens, p.executionMs],
     });
-    const result = { status: rows[0].o_status, currency: rows[0].o_currency, charged: big(rows[0].o_charged) };
+    const result = { status: rows[0].o_status, currency: rows[0].o_currency, charged: big(rows[0].o_charged), overHold: big(rows[0].o_over_hold) };
     if (result.status === 'settled') await this.db.query({ name: 'billing_flush_barrier', text: FLUSH_BARRIER });
     return result;
   }

@@ -87,7 +87,13 @@ export class ReservationsService {
       ...(priced ?? nothingCharged),
     });
     if (result.status !== 'not-found') this.cache.forget(input.reservationId);
-    if (result.status === 'settled' && result.charged < (priced?.charge ?? 0n)) {
+    if (result.overHold > 0n) {
+      // The gateway's worst case missed part of this request's cost: a defect to fix, never the customer's loss.
+      this.logger.error(
+        { reservationId: input.reservationId, due: priced?.charge.toString(), overHold: result.overHold.toString() },
+        'settlement exceeded its hold: charged the hold only; the admission worst case is too small',
+      );
+    } else if (result.status === 'settled' && result.charged < (priced?.charge ?? 0n)) {
       this.logger.warn({ reservationId: input.reservationId, charged: result.charged.toString(), due: priced?.charge.toString() }, 'late settlement: charged only what the account had left');
     }
     return { status: result.status, currency: result.currency, chargedNano: result.charged.toString() };

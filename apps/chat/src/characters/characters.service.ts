@@ -35,7 +35,8 @@ export class CharactersService {
   }
 
   async get(slug: string): Promise<GetCharacterReply> {
-    return { data: toCharacterView(await this.record(slug)) };
+    const character = await this.record(slug);
+    return { data: toCharacterView(character), personaBytes: Buffer.byteLength(character.systemPrompt, 'utf8') };
   }
 
   /** The persona a chat request applies; null when the slug is unknown. */

@@ -1,11 +1,15 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { CHAT, ChatCompletion, CompleteChatRequest, StreamChatRequest, StreamOpenReply } from '@svc/contracts';
+import { CHAT, ChatCompletion, CompleteChatRequest, PromptBudgetReply, StreamChatRequest, StreamOpenReply } from '@svc/contracts';
 import { ChatService } from './chat.service';
+import { SvcParametersApplier } from './prompt/svc-parameters.applier';
 
 @Controller()
 export class ChatHandler {
-  constructor(private readonly chat: ChatService) {}
+  constructor(
+    private readonly chat: ChatService,
+    private readonly svc: SvcParametersApplier,
+  ) {}
 
   @MessagePattern(CHAT.COMPLETE)
   complete(@Payload() request: CompleteChatRequest): Promise<ChatCompletion> {
@@ -15,5 +19,10 @@ export class ChatHandler {
   @MessagePattern(CHAT.STREAM)
   stream(@Payload() request: StreamChatRequest): StreamOpenReply {
     return this.chat.openStream(request);
+  }
+
+  @MessagePattern(CHAT.PROMPT_BUDGET)
+  promptBudget(): PromptBudgetReply {
+    return this.svc.promptBudget();
   }
 }

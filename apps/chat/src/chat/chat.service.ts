@@ -31,28 +31,21 @@ export class ChatService {
 
   async complete({ caller, params, billing }: CompleteChatRequest): Promise<ChatCompletion> {
     const started = Date.now();
-    let result: GenerateResult;
-    let results: GenerateResult[];
-    let model: ModelDefinition;
-    let web: AugmentedChat;
-    try {
-      model = this.model(params.model);
+    return this.billing.around(billing, caller.requestId, async (charge) => {
+      let model = this.model(params.model);
       const signal = new AbortController().signal;
-      web = await this.augmentation.prepare(model, this.svc.parametersOf(params), await this.svc.messages(model, params), maxTokensOf(model, params), signal);
+      const web = await this.augmentation.prepare(model, this.svc.parametersOf(params), await this.svc.messages(model, params), maxTokensOf(model, params), signal);
       const choices = await generateChoices(this.candidates(model, params), { ...params, messages: web.messages }, signal);
       model = choices.model;
-      results = choices.results.map((r) => ({ ...r, text: r.toolCalls ? r.text : web.rewriteCitations(this.svc.filterText(params, r.text)) }));
-      result = combineResults(results);
-    } catch (err) {
-      this.billing.settle(billing, caller.requestId, 'failed', null);
-      throw err;
-    }
-    this.billing.settle(billing, caller.requestId, 'completed', { ...textUsage(result), ...web.billable() }, Date.now() - started);
-    this.logger.info({ requestId: caller.requestId, model: model.id, promptTokens: result.promptTokens, completionTokens: result.completionTokens, ...web.billable(), ms: Date.now() - started }, 'completion');
-    const completion = toCompletion(newCompletionId(), model.id, results);
-    const documents = web.documentsToolCall();
-    if (documents) for (const choice of completion.choices) choice.message.tool_calls = [documents, ...(choice.message.tool_calls ?? [])];
-    return { ...completion, svc_parameters: web.echo() };
+      const results = choices.results.map((r) => ({ ...r, text: r.toolCalls ? r.text : web.rewriteCitations(this.svc.filterText(params, r.text)) }));
+      const result = combineResults(results);
+      charge({ ...textUsage(result), ...web.billable() });
+      this.logger.info({ requestId: caller.requestId, model: model.id, promptTokens: result.promptTokens, completionTokens: result.completionTokens, ...web.billable(), ms: Date.now() - started }, 'completion');
+      const completion = toCompletion(newCompletionId(), model.id, results);
+      const documents = web.documentsToolCall();
+      if (documents) for (const choice of completion.choices) choice.message.tool_calls = [documents, ...(choice.message.tool_calls ?? [])];
+      return { ...completion, svc_parameters: web.echo() };
+    });
   }
 
   /** Validates, answers the open request at once, and produces frames in the background. */

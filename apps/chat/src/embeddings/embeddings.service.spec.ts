@@ -2,7 +2,7 @@ import { Catalog, catalogSchema } from '@svc/catalog';
 import { CreateEmbeddingsRequest, SettledUsage } from '@svc/contracts';
 import { DomainError } from '@svc/errors';
 import { createLogger } from '@svc/logging';
-import { BillingSettler } from '@svc/messaging';
+import { BillingSettler, RpcClient } from '@svc/messaging';
 import { EmbeddingEngine } from '../engines/embeddings/embedding-engine';
 import { EmbeddingEngineRegistry } from '../engines/embeddings/embedding-engine-registry';
 import { vectorsOf } from '../engines/embeddings/openai-embeddings.engine';
@@ -38,7 +38,8 @@ const fakeEngine = (): EmbeddingEngine => ({
 
 function setup(engine = fakeEngine()) {
   const settlements: Array<{ outcome: string; usage: SettledUsage | null }> = [];
-  const billing = { settle: (_b: unknown, _id: string, outcome: string, usage: SettledUsage | null) => settlements.push({ outcome, usage }) } as unknown as BillingSettler;
+  const billing = new BillingSettler({} as RpcClient, createLogger('test', 'silent'));
+  billing.settle = (_b, _id, outcome, usage: SettledUsage | null) => void settlements.push({ outcome, usage });
   const registry = { get: () => engine } as unknown as EmbeddingEngineRegistry;
   const service = new EmbeddingsService(catalog, registry, billing, new LazyBlobStore('redis://127.0.0.1:1'), createLogger('test', 'silent'));
   return { service, settlements };

@@ -29,30 +29,31 @@ export class EmbeddingsService {
     const { caller, billing } = request;
     const started = Date.now();
     try {
-      const model = this.model(request.model);
-      const inputs = await this.inputs(request);
-      const dimensions = this.checkLimits(model, inputs, request.dimensions);
-      const engine = this.engines.get(model);
-      const counts = engine.countTokens?.(inputs);
-      const limit = embeddingConstraintsOf(model).maxInputTokens;
-      const tooLong = counts?.findIndex((n) => n > limit) ?? -1;
-      if (counts && tooLong >= 0) {
-        throw new DomainError(ErrorCode.Validation, `Input ${tooLong} has ${counts[tooLong]} tokens; model ${model.id} accepts at most ${limit} per input.`, {
-          _errors: [],
-          input: { _errors: [`input ${tooLong} exceeds ${limit} tokens`] },
-        });
-      }
-      const result = await engine.embed({ inputs, dimensions });
-      const promptTokens = counts ? counts.reduce((a, b) => a + b, 0) : result.promptTokens;
-      this.billing.settle(billing, caller.requestId, 'completed', { kind: 'embedding', inputTokens: promptTokens }, Date.now() - started);
-      const packed = packVectors(result.embeddings);
-      const reply: CreateEmbeddingsReply = { model: model.id, count: inputs.length, dimensions: result.embeddings[0]?.length ?? 0, promptTokens };
-      if (Math.ceil(packed.length / 3) * 4 <= INLINE_PAYLOAD_LIMIT) reply.vectors = packed.toString('base64');
-      else reply.vectorsBlob = await this.blobs.get().put(packed, PAYLOAD_TTL_MS);
-      this.logger.info({ requestId: caller.requestId, model: model.id, inputs: inputs.length, promptTokens, dimensions: reply.dimensions, ms: Date.now() - started }, 'embeddings');
-      return reply;
+      return await this.billing.around(billing, caller.requestId, async (charge) => {
+        const model = this.model(request.model);
+        const inputs = await this.inputs(request);
+        const dimensions = this.checkLimits(model, inputs, request.dimensions);
+        const engine = this.engines.get(model);
+        const counts = engine.countTokens?.(inputs);
+        const limit = embeddingConstraintsOf(model).maxInputTokens;
+        const tooLong = counts?.findIndex((n) => n > limit) ?? -1;
+        if (counts && tooLong >= 0) {
+          throw new DomainError(ErrorCode.Validation, `Input ${tooLong} has ${counts[tooLong]} tokens; model ${model.id} accepts at most ${limit} per input.`, {
+            _errors: [],
+            input: { _errors: [`input ${tooLong} exceeds ${limit} tokens`] },
+          });
+        }
+        const result = await engine.embed({ inputs, dimensions });
+        const promptTokens = counts ? counts.reduce((a, b) => a + b, 0) : result.promptTokens;
+        charge({ kind: 'embedding', inputTokens: promptTokens });
+        const packed = packVectors(result.embeddings);
+        const reply: CreateEmbeddingsReply = { model: model.id, count: inputs.length, dimensions: result.embeddings[0]?.length ?? 0, promptTokens };
+        if (Math.ceil(packed.length / 3) * 4 <= INLINE_PAYLOAD_LIMIT) reply.vectors = packed.toString('base64');
+        else reply.vectorsBlob = await this.blobs.get().put(packed, PAYLOAD_TTL_MS);
+        this.logger.info({ requestId: caller.requestId, model: model.id, inputs: inputs.length, promptTokens, dimensions: reply.dimensions, ms: Date.now() - started }, 'embeddings');
+        return reply;
+      });
     } catch (err) {
-      this.billing.settle(billing, caller.requestId, 'failed', null);
       if (err instanceof DomainError) throw err;
       this.logger.error({ requestId: caller.requestId, model: request.model, err: err instanceof Error ? err.message : String(err) }, 'embeddings failed');
       throw new DomainError(ErrorCode.Internal, 'Embedding failed.');

@@ -1,18 +1,40 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
+import { RequestBilling } from '@svc/contracts';
 import { Logger } from '@svc/logging';
 import { GATEWAY_LOGGER } from '../logger.token';
-import { ADMISSION_STAGES, AdmissionRequest, AdmissionStage, AdmissionTicket, UsageReport } from './admission.types';
+import { ADMISSION_STAGES, AdmissionRequest, AdmissionStage, AdmissionTicket, ResponseCost, UsageReport } from './admission.types';
+
+/** What a handler running under an admission gets: the billing reference for its service, and prices. */
+export interface Admitted {
+  /** Passed with the request to the service that runs it; that service settles with exact counts. */
+  readonly billing: RequestBilling | undefined;
+  /** The `cost` of a chat response, at the prices the request was admitted at. */
+  costOf(usage: { promptTokens: number; completionTokens: number }): ResponseCost | undefined;
+}
+
+/** What a handler returns: its result and the usage the admission settles with (null: nothing was produced). */
+export interface AdmittedOutcome<T> {
+  result: T;
+  usage: UsageReport | null;
+}
 
 /** The admission of one request: every stage admitted it; settle once when it is over. */
-export class Admission {
+class Admission implements Admitted {
   private settled = false;
+  readonly billing: RequestBilling | undefined;
+  /** A property, not a method: handlers destructure it. */
+  readonly costOf: Admitted['costOf'];
 
   constructor(
     private readonly tickets: AdmissionTicket[],
     private readonly logger: Logger,
     private readonly requestId: string,
-  ) {}
+  ) {
+    this.billing = tickets.find((t) => t.billing)?.billing;
+    const pricer = tickets.find((t) => t.costOf);
+    this.costOf = (usage) => pricer?.costOf?.(usage);
+  }
 
   applyHeaders(reply: FastifyReply): void {
     for (const ticket of this.tickets) for (const [name, value] of Object.entries(ticket.headers)) reply.header(name, value);
@@ -26,7 +48,11 @@ export class Admission {
   }
 }
 
-/** Runs the admission stages in order; a refusal releases what earlier stages admitted. */
+/**
+ * The one way a gateway handler runs inference: admission stages in order (a refusal releases what
+ * earlier stages admitted), the handler with its admission, then exactly one settlement: the
+ * handler's usage when it returns, null (release) when it throws. See docs/billing.md.
+ */
 @Injectable()
 export class AdmissionService {
   constructor(
@@ -34,7 +60,22 @@ export class AdmissionService {
     @Inject(GATEWAY_LOGGER) private readonly logger: Logger,
   ) {}
 
-  async admit(request: AdmissionRequest): Promise<Admission> {
+  /** `reply` receives the stages' headers (rate limits, balances); null for internal sub-requests. */
+  async run<T>(request: AdmissionRequest, reply: FastifyReply | null, work: (admitted: Admitted) => Promise<AdmittedOutcome<T>>): Promise<T> {
+    const admission = await this.admit(request);
+    if (reply) admission.applyHeaders(reply);
+    let outcome: AdmittedOutcome<T>;
+    try {
+      outcome = await work(admission);
+    } catch (err) {
+      await admission.settle(null);
+      throw err;
+    }
+    await admission.settle(outcome.usage);
+    return outcome.result;
+  }
+
+  private async admit(request: AdmissionRequest): Promise<Admission> {
     const tickets: AdmissionTicket[] = [];
     try {
       for (const stage of this.stages) tickets.push(await stage.admit(request));
@@ -53,3 +94,6 @@ async function settleAll(tickets: AdmissionTicket[], usage: UsageReport | null, 
     ),
   );
 }
+
+/** Usage for requests that are not counted in tokens (images, audio): limits count the request only. */
+export const NO_TOKENS: UsageReport = { promptTokens: 0, completionTokens: 0 };

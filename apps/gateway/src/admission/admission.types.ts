@@ -1,5 +1,5 @@
 import { ModelDefinition } from '@svc/catalog';
-import { AuthenticatedKey, BillableUsage } from '@svc/contracts';
+import { AuthenticatedKey, BillableUsage, RequestBilling } from '@svc/contracts';
 
 /** Tokens a request is counted for in token-per-minute limits (text prompt + output, embedding input). */
 export function limitTokensOf(usage: BillableUsage): number {
@@ -32,9 +32,19 @@ export interface UsageReport {
   cut?: boolean;
 }
 
+/** The public API's `cost: {usd, diem}` of a chat response. */
+export interface ResponseCost {
+  usd: number;
+  diem: number;
+}
+
 export interface AdmissionTicket {
   /** Response headers this stage contributes (rate-limit counters, balances). */
   headers: Record<string, string>;
+  /** The billing stage's: what the service that runs the request needs to settle it. */
+  billing?: RequestBilling;
+  /** The billing stage's: what these tokens cost at the prices the request was admitted at. */
+  costOf?(usage: { promptTokens: number; completionTokens: number }): ResponseCost;
   /** Called exactly once: actual usage, or null when the request produced nothing. */
   settle(usage: UsageReport | null): Promise<void>;
 }

@@ -7,9 +7,8 @@ import { DomainError, ErrorCode } from '@svc/errors';
 import { HEADER } from '@svc/headers';
 import { RpcClient } from '@svc/messaging';
 import { quote as priceOf, toNumber } from '@svc/pricing';
-import { AdmissionService } from '../admission/admission.service';
+import { AdmissionService, NO_TOKENS } from '../admission/admission.service';
 import { AuthenticatedRequest, Caller, Public } from '../auth/auth.decorators';
-import { BillingRequests } from '../billing/billing-requests';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { parseBody } from '../http/parse-body';
 import { setModelHeaders } from '../models/model-headers';
@@ -29,7 +28,6 @@ export class AudioJobsController {
   constructor(
     private readonly rpc: RpcClient,
     private readonly admission: AdmissionService,
-    private readonly billing: BillingRequests,
     @Inject(AUDIO_BLOBS) private readonly blobs: BlobStore,
     @Inject(CATALOG) private readonly catalog: Catalog,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
@@ -57,17 +55,9 @@ export class AudioJobsController {
     if (characters > limit) throw inputTooLong('prompt', characters, limit, model.id);
     const params = { model: model.id, prompt: input.prompt, voice: voiceFor(model, input.voice), response_format: formatFor(model, input.response_format), speed: input.speed, language: input.language_code };
     setModelHeaders(reply, model);
-    const admission = await this.admission.admit({ requestId: caller.requestId, key: request.apiKey!, model, worstCase: { kind: 'tts', characters }, ip: request.ip });
-    admission.applyHeaders(reply);
-    try {
-      const queued = await this.rpc.send(AUDIO.QUEUE, { caller, params, billing: this.billing.reservationOf(caller.requestId) }, { requestId: caller.requestId });
-      // The hold stays open: the job's worker settles it when the job ends.
-      await admission.settle({ promptTokens: 0, completionTokens: 0 });
-      return queued;
-    } catch (err) {
-      await admission.settle(null);
-      throw err;
-    }
+    const admission = { requestId: caller.requestId, key: request.apiKey!, model, worstCase: { kind: 'tts' as const, characters }, ip: request.ip };
+    // The hold stays open after this settlement: the job's worker settles it when the job ends.
+    return this.admission.run(admission, reply, async ({ billing }) => ({ result: await this.rpc.send(AUDIO.QUEUE, { caller, params, billing }, { requestId: caller.requestId }), usage: NO_TOKENS }));
   }
 
   @Post('retrieve')

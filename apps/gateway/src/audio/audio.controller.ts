@@ -2,13 +2,12 @@ import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/comm
 import { FastifyReply } from 'fastify';
 import { BlobStore } from '@svc/blob-store';
 import { Catalog, ModelDefinition } from '@svc/catalog';
-import { AUDIO, CallerContext, SpeechParams, TranscribeReply } from '@svc/contracts';
+import { AUDIO, CallerContext, SpeechParams } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { HEADER } from '@svc/headers';
 import { RpcClient } from '@svc/messaging';
-import { AdmissionService } from '../admission/admission.service';
+import { AdmissionService, NO_TOKENS } from '../admission/admission.service';
 import { AuthenticatedRequest, Caller } from '../auth/auth.decorators';
-import { BillingRequests } from '../billing/billing-requests';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { parseBody } from '../http/parse-body';
 import { plainBody } from '../image/multipart-body';
@@ -34,7 +33,6 @@ export class AudioController {
   constructor(
     private readonly rpc: RpcClient,
     private readonly admission: AdmissionService,
-    private readonly billing: BillingRequests,
     private readonly streamer: AudioStreamer,
     @Inject(AUDIO_BLOBS) private readonly blobs: BlobStore,
     @Inject(CATALOG) private readonly catalog: Catalog,
@@ -51,25 +49,17 @@ export class AudioController {
     if (characters > limit) throw inputTooLong('input', characters, limit, model.id);
     const params: SpeechParams = { model: model.id, input: input.input, voice: voiceFor(model, input.voice), response_format: formatFor(model, input.response_format), speed: input.speed, language: input.language };
     setModelHeaders(reply, model);
-    const admission = await this.admission.admit({ requestId: caller.requestId, key: request.apiKey!, model, worstCase: { kind: 'tts', characters }, ip: request.ip });
-    admission.applyHeaders(reply);
-    const billing = this.billing.reservationOf(caller.requestId);
     const contentType = CONTENT_TYPES[params.response_format];
-    try {
+    return this.admission.run({ requestId: caller.requestId, key: request.apiKey!, model, worstCase: { kind: 'tts', characters }, ip: request.ip }, reply, async ({ billing }) => {
       if (input.streaming || input.stream_format === 'audio') {
         const complete = await this.streamer.relay({ caller, params, billing }, contentType, reply);
-        await admission.settle({ promptTokens: 0, completionTokens: 0, cut: !complete });
-        return undefined;
+        return { result: undefined, usage: { ...NO_TOKENS, cut: !complete } };
       }
       const result = await this.rpc.send(AUDIO.SPEECH, { caller, params, billing }, { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS });
       const audio = await unpackAudio(this.blobs, result.audio);
-      await admission.settle({ promptTokens: 0, completionTokens: 0 });
       reply.header(HEADER.contentType, contentType);
-      return audio;
-    } catch (err) {
-      await admission.settle(null);
-      throw err;
-    }
+      return { result: audio, usage: NO_TOKENS };
+    });
   }
 
   @Post('transcriptions')
@@ -89,18 +79,12 @@ export class AudioController {
     try {
       // The audio service measures the duration (and refuses what is not audio) before anything is reserved.
       const probe = await this.rpc.send(AUDIO.PROBE, { caller, model: model.id, audio, keep: true }, { requestId: caller.requestId });
-      const admission = await this.admission.admit({ requestId: caller.requestId, key: request.apiKey!, model, worstCase: { kind: 'asr', audioMs: probe.durationMs }, ip: request.ip });
-      admitted = true;
-      admission.applyHeaders(reply);
-      const billing = this.billing.reservationOf(caller.requestId);
-      let result: TranscribeReply;
-      try {
-        result = await this.rpc.send(AUDIO.TRANSCRIBE, { caller, params: { model: model.id, timestamps, language: input.language }, audio, billing }, { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS });
-      } catch (err) {
-        await admission.settle(null);
-        throw err;
-      }
-      await admission.settle({ promptTokens: 0, completionTokens: 0 });
+      const asr = { requestId: caller.requestId, key: request.apiKey!, model, worstCase: { kind: 'asr' as const, audioMs: probe.durationMs }, ip: request.ip };
+      const result = await this.admission.run(asr, reply, async ({ billing }) => {
+        admitted = true;
+        const transcribed = await this.rpc.send(AUDIO.TRANSCRIBE, { caller, params: { model: model.id, timestamps, language: input.language }, audio, billing }, { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS });
+        return { result: transcribed, usage: NO_TOKENS };
+      });
       if (input.response_format === 'text') {
         reply.header(HEADER.contentType, 'text/plain; charset=utf-8');
         return result.text;

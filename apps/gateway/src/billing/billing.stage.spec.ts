@@ -4,7 +4,6 @@ import { DomainError, ErrorCode } from '@svc/errors';
 import { createLogger } from '@svc/logging';
 import { RpcClient } from '@svc/messaging';
 import { AdmissionRequest } from '../admission/admission.types';
-import { BillingRequests } from './billing-requests';
 import { BillingStage } from './billing.stage';
 
 const key: AuthenticatedKey = {
@@ -32,13 +31,12 @@ function setup(reserve: (r: ReserveRequest) => unknown = () => ({ reservationId:
       return { status: 'released', currency: 'USD', chargedNano: '0' };
     },
   } as unknown as RpcClient;
-  const requests = new BillingRequests();
-  return { stage: new BillingStage(rpc, requests, createLogger('gateway-test', 'silent')), requests, reserves, settles };
+  return { stage: new BillingStage(rpc, createLogger('gateway-test', 'silent')), reserves, settles };
 }
 
 describe('BillingStage', () => {
   it('reserves the worst case with the key’s limits and the model’s prices, and reports balances before the request', async () => {
-    const { stage, requests, reserves } = setup();
+    const { stage, reserves } = setup();
     const ticket = await stage.admit(request);
     expect(reserves[0]).toEqual({
       reservationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -51,24 +49,23 @@ describe('BillingStage', () => {
       worstCase: { kind: 'text', promptTokens: 13, completionTokens: 64 },
     });
     expect(ticket.headers).toEqual({ 'x-svc-balance-usd': '99.99999859', 'x-svc-balance-diem': '0.00' });
-    expect(requests.reservationOf('req-1')).toEqual({ reservationId: reserves[0].reservationId });
-    expect(requests.costOf('req-1', { prompt_tokens: 10, completion_tokens: 5 })).toEqual({ usd: 0.0000002, diem: 0 });
+    expect(ticket.billing).toEqual({ reservationId: reserves[0].reservationId });
+    expect(ticket.costOf?.({ promptTokens: 10, completionTokens: 5 })).toEqual({ usd: 0.0000002, diem: 0 });
   });
 
   it('passes a refusal on (402) and holds nothing', async () => {
-    const { stage, requests } = setup(() => {
+    const { stage, settles } = setup(() => {
       throw new DomainError(ErrorCode.InsufficientCredits, 'Insufficient balance');
     });
     await expect(stage.admit(request)).rejects.toMatchObject({ status: 402 });
-    expect(requests.size).toBe(0);
+    expect(settles).toEqual([]);
   });
 
   it('releases at once when nothing was produced, and only then', async () => {
-    const { stage, requests, settles } = setup();
+    const { stage, settles } = setup();
     const ticket = await stage.admit(request);
     await ticket.settle(null);
     expect(settles).toEqual([{ reservationId: expect.any(String), source: 'gateway', outcome: 'failed', usage: null }]);
-    expect(requests.size).toBe(0);
   });
 
   it('reports a cut stream as a fallback with an unknown prompt count, and leaves completed requests to the service', async () => {

@@ -6,7 +6,7 @@ import { RpcClient } from '@svc/messaging';
 import { AdmissionRequest, AdmissionStage, AdmissionTicket, UsageReport } from '../admission/admission.types';
 import { GATEWAY_LOGGER } from '../logger.token';
 import { balanceHeaders } from './balance-headers';
-import { BillingRequests } from './billing-requests';
+import { responseCost } from './response-cost';
 
 /** A reservation is one round trip; a billing service that cannot answer this fast is treated as down. */
 export const RESERVE_TIMEOUT_MS = 5_000;
@@ -31,7 +31,6 @@ export class BillingStage implements AdmissionStage, OnApplicationShutdown {
 
   constructor(
     private readonly rpc: RpcClient,
-    private readonly requests: BillingRequests,
     @Inject(GATEWAY_LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -52,8 +51,12 @@ export class BillingStage implements AdmissionStage, OnApplicationShutdown {
       },
       { requestId, timeoutMs: RESERVE_TIMEOUT_MS },
     );
-    this.requests.add(requestId, { reservationId, currency: reply.currency, modelId: model.id, pricing: model.pricing });
-    return { headers: balanceHeaders(reply.balancesBefore), settle: (usage) => this.settle(requestId, reservationId, worstCase.kind === 'text', usage) };
+    return {
+      headers: balanceHeaders(reply.balancesBefore),
+      billing: { reservationId },
+      costOf: (usage) => responseCost(model.id, model.pricing, reply.currency, usage),
+      settle: (usage) => this.settle(requestId, reservationId, worstCase.kind === 'text', usage),
+    };
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -62,7 +65,6 @@ export class BillingStage implements AdmissionStage, OnApplicationShutdown {
   }
 
   private async settle(requestId: string, reservationId: string, isText: boolean, usage: UsageReport | null): Promise<void> {
-    this.requests.remove(requestId);
     if (usage === null) {
       // Awaited: a client retrying at once must find its credit available again.
       await this.send(requestId, { reservationId, source: 'gateway', outcome: 'failed', usage: null });

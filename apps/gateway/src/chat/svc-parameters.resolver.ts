@@ -13,6 +13,8 @@ const DEFAULT_TRAIT = 'default';
 export interface ResolvedChatTarget {
   model: ModelDefinition;
   svc: SvcParameters;
+  /** UTF-8 bytes of the character's persona (0 without a character): the chat service adds it to the prompt. */
+  personaBytes: number;
 }
 
 /**
@@ -31,18 +33,21 @@ export class SvcParametersResolver {
     const suffix = parseModelSuffix(requested);
     const svc = mergeSvcParameters(suffix.parameters, body);
     let model = this.catalog.resolve(suffix.model, 'text');
+    let personaBytes = 0;
     if (!model) throw new DomainError(ErrorCode.ModelNotFound, `Model "${suffix.model}" does not exist or is not a text model. See GET /api/v1/models?type=text.`);
     if (svc.character_slug) {
       const character = await this.character(svc.character_slug, requestId);
       if (suffix.model === DEFAULT_TRAIT) model = this.catalog.resolve(character.modelId, 'text') ?? model;
+      personaBytes = character.personaBytes;
     }
     assertSvcFeaturesAvailable(svc, model);
-    return { model, svc };
+    return { model, svc, personaBytes };
   }
 
   private async character(slug: string, requestId: string) {
     try {
-      return (await this.rpc.send(CHARACTERS.GET, { slug }, { requestId })).data;
+      const reply = await this.rpc.send(CHARACTERS.GET, { slug }, { requestId });
+      return { ...reply.data, personaBytes: reply.personaBytes };
     } catch (err) {
       if (err instanceof DomainError && err.code === ErrorCode.NotFound) {
         const message = `Character "${slug}" does not exist. See GET /api/v1/characters.`;

@@ -8,7 +8,6 @@ import { DomainError, ErrorCode } from '@svc/errors';
 import { RpcClient } from '@svc/messaging';
 import { AdmissionService } from '../admission/admission.service';
 import { AuthenticatedRequest, Caller } from '../auth/auth.decorators';
-import { BillingRequests } from '../billing/billing-requests';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { parseBody } from '../http/parse-body';
 import { setModelHeaders } from '../models/model-headers';
@@ -29,7 +28,6 @@ export class EmbeddingsController {
   constructor(
     private readonly rpc: RpcClient,
     private readonly admission: AdmissionService,
-    private readonly billing: BillingRequests,
     @Inject(CATALOG) private readonly catalog: Catalog,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     @Inject(REDIS) redis: Redis,
@@ -53,10 +51,9 @@ export class EmbeddingsController {
     const inputs = inputsOf(input);
     const dimensions = checkLimits(model, inputs, input);
     const worstCase = { kind: 'embedding' as const, inputTokens: estimateEmbeddingTokens(inputs, embeddingConstraintsOf(model)) };
-    const admission = await this.admission.admit({ requestId: caller.requestId, key: request.apiKey!, model, worstCase, ip: request.ip });
-    admission.applyHeaders(reply);
-    try {
-      const call: CreateEmbeddingsRequest = { caller, model: model.id, dimensions, billing: this.billing.reservationOf(caller.requestId) };
+    const admission = { requestId: caller.requestId, key: request.apiKey!, model, worstCase, ip: request.ip };
+    return this.admission.run(admission, reply, async ({ billing }) => {
+      const call: CreateEmbeddingsRequest = { caller, model: model.id, dimensions, billing };
       const json = JSON.stringify(inputs);
       if (Buffer.byteLength(json) <= INLINE_INPUT_LIMIT) call.input = inputs;
       else call.inputBlob = await this.blobs.put(Buffer.from(json), INPUT_TTL_MS);
@@ -66,17 +63,16 @@ export class EmbeddingsController {
         idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS,
       });
       const packed = await this.vectorsOf(result);
-      await admission.settle({ promptTokens: result.promptTokens, completionTokens: 0 });
       return {
-        object: 'list',
-        data: toEmbeddingData(packed, result.count, result.dimensions, input.encoding_format),
-        model: result.model,
-        usage: { prompt_tokens: result.promptTokens, total_tokens: result.promptTokens },
+        result: {
+          object: 'list' as const,
+          data: toEmbeddingData(packed, result.count, result.dimensions, input.encoding_format),
+          model: result.model,
+          usage: { prompt_tokens: result.promptTokens, total_tokens: result.promptTokens },
+        },
+        usage: { promptTokens: result.promptTokens, completionTokens: 0 },
       };
-    } catch (err) {
-      await admission.settle(null);
-      throw err;
-    }
+    });
   }
 
   private async vectorsOf(result: CreateEmbeddingsReply): Promise<Buffer> {

@@ -2,12 +2,11 @@ import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/comm
 import { FastifyReply } from 'fastify';
 import { BlobStore } from '@svc/blob-store';
 import { Catalog, imageConstraintsOf, ModelDefinition } from '@svc/catalog';
-import { BillableUsage, CallerContext, ImageFileReply, ImageFormat, MEDIA } from '@svc/contracts';
+import { BillableUsage, CallerContext, ImageFileReply, ImageFormat, MEDIA, RequestBilling } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { RpcClient } from '@svc/messaging';
-import { AdmissionService } from '../admission/admission.service';
+import { AdmissionService, NO_TOKENS } from '../admission/admission.service';
 import { AuthenticatedRequest, Caller } from '../auth/auth.decorators';
-import { BillingRequests } from '../billing/billing-requests';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { parseBody } from '../http/parse-body';
 import { setModelHeaders } from '../models/model-headers';
@@ -44,7 +43,6 @@ export class ImageEditController {
   constructor(
     private readonly rpc: RpcClient,
     private readonly admission: AdmissionService,
-    private readonly billing: BillingRequests,
     private readonly enhancer: PromptEnhancer,
     @Inject(IMAGE_BLOBS) private readonly blobs: BlobStore,
     @Inject(IMAGE_URL_FETCHER) private readonly fetcher: ImageUrlFetcher,
@@ -124,11 +122,11 @@ export class ImageEditController {
     const image = await inspectImage(await imageBytesOf(input.image, this.fetcher), { minPixels: INPUT_LIMITS.minPixels, maxPixels: MAX_UPSCALE_OUTPUT_PIXELS / 4 });
     setModelHeaders(reply, model);
     const worstCase: BillableUsage = { kind: 'upscale', images: 1, factor: input.scale > 2 ? '4x' : '2x' };
-    const out = await this.admitted(model, worstCase, caller, request, reply, async () => {
+    const out = await this.admitted(model, worstCase, caller, request, reply, async (billing) => {
       const ref = await this.blobs.put(image.bytes, INPUT_BLOB_TTL_MS);
       return this.rpc.send(
         MEDIA.IMAGE_UPSCALE,
-        { caller, params: { model: model.id, image: ref, scale: input.scale, creativity: input.creativity ?? 0 }, billing: this.billing.reservationOf(caller.requestId) },
+        { caller, params: { model: model.id, image: ref, scale: input.scale, creativity: input.creativity ?? 0 }, billing },
         { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS, idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS },
       );
     });
@@ -147,7 +145,7 @@ export class ImageEditController {
     setModelHeaders(reply, job.model);
     const worstCase: BillableUsage = { kind: 'image-edit', edits: 1, resolution: job.resolution, quality: job.quality };
     let enhanced: string | null = null;
-    const out = await this.admitted(job.model, worstCase, caller, request, reply, async () => {
+    const out = await this.admitted(job.model, worstCase, caller, request, reply, async (billing) => {
       // The text model sees only the prompt, not the image.
       if (job.enhance) enhanced = await this.enhancer.enhance(caller, request.apiKey!, request.ip, job.prompt, imageConstraintsOf(job.model).promptCharacterLimit);
       const ref = await this.blobs.put(job.image.bytes, INPUT_BLOB_TTL_MS);
@@ -156,7 +154,7 @@ export class ImageEditController {
         {
           caller,
           params: { model: job.model.id, prompt: enhanced ?? job.prompt, image: ref, width: job.width, height: job.height, format: job.format, safeMode: job.safeMode, seed: job.seed, resolution: job.resolution, quality: job.quality },
-          billing: this.billing.reservationOf(caller.requestId),
+          billing,
         },
         { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS, idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS },
       );
@@ -172,18 +170,12 @@ export class ImageEditController {
     caller: CallerContext,
     request: AuthenticatedRequest,
     reply: FastifyReply,
-    call: () => Promise<ImageFileReply>,
+    call: (billing: RequestBilling | undefined) => Promise<ImageFileReply>,
   ): Promise<{ reply: ImageFileReply; file: Buffer }> {
-    const admission = await this.admission.admit({ requestId: caller.requestId, key: request.apiKey!, model, worstCase, ip: request.ip });
-    admission.applyHeaders(reply);
-    try {
-      const result = await call();
+    return this.admission.run({ requestId: caller.requestId, key: request.apiKey!, model, worstCase, ip: request.ip }, reply, async ({ billing }) => {
+      const result = await call(billing);
       const file = await takeOutput(this.blobs, result.image.blobId);
-      await admission.settle({ promptTokens: 0, completionTokens: 0 });
-      return { reply: result, file };
-    } catch (err) {
-      await admission.settle(null);
-      throw err;
-    }
+      return { result: { reply: result, file }, usage: NO_TOKENS };
+    });
   }
 }

@@ -5,9 +5,8 @@ import { Catalog, imageConstraintsOf, ModelDefinition } from '@svc/catalog';
 import { BillableUsage, CallerContext, IMAGE_STYLES, ImageGenerateParams, ImageGenerateReply, MEDIA } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { RpcClient } from '@svc/messaging';
-import { AdmissionService } from '../admission/admission.service';
+import { AdmissionService, NO_TOKENS } from '../admission/admission.service';
 import { AuthenticatedRequest, Caller, Public } from '../auth/auth.decorators';
-import { BillingRequests } from '../billing/billing-requests';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { parseBody } from '../http/parse-body';
 import { setModelHeaders } from '../models/model-headers';
@@ -38,7 +37,6 @@ export class ImageController {
   constructor(
     private readonly rpc: RpcClient,
     private readonly admission: AdmissionService,
-    private readonly billing: BillingRequests,
     private readonly enhancer: PromptEnhancer,
     @Inject(IMAGE_BLOBS) private readonly blobs: BlobStore,
     @Inject(CATALOG) private readonly catalog: Catalog,
@@ -108,9 +106,7 @@ export class ImageController {
     setModelHeaders(reply, model);
     const variants = input.variants ?? 1;
     const worstCase: BillableUsage = { kind: 'image', images: variants, resolution: sizing.resolution, quality: sizing.quality };
-    const admission = await this.admission.admit({ requestId: caller.requestId, key: request.apiKey!, model, worstCase, ip: request.ip });
-    admission.applyHeaders(reply);
-    try {
+    return this.admission.run({ requestId: caller.requestId, key: request.apiKey!, model, worstCase, ip: request.ip }, reply, async ({ billing }) => {
       const preprocessStarted = Date.now();
       const limit = imageConstraintsOf(model).promptCharacterLimit;
       const enhancedPrompt = input.enhance_prompt ? await this.enhancer.enhance(caller, request.apiKey!, request.ip, input.prompt, limit) : null;
@@ -135,15 +131,11 @@ export class ImageController {
       };
       const result = await this.rpc.send(
         MEDIA.IMAGE_GENERATE,
-        { caller, params, billing: this.billing.reservationOf(caller.requestId) },
+        { caller, params, billing },
         { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS, idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS },
       );
       const files = await Promise.all(result.images.map((img) => takeOutput(this.blobs, img.blobId)));
-      await admission.settle({ promptTokens: 0, completionTokens: 0 });
-      return { reply: result, files, enhancedPrompt, preprocessMs };
-    } catch (err) {
-      await admission.settle(null);
-      throw err;
-    }
+      return { result: { reply: result, files, enhancedPrompt, preprocessMs }, usage: NO_TOKENS };
+    });
   }
 }

@@ -4,8 +4,8 @@ import { AuthenticatedKey, CallerContext, CHAT, ChatCompletionParams } from '@sv
 import { Logger } from '@svc/logging';
 import { RpcClient } from '@svc/messaging';
 import { AdmissionService } from '../admission/admission.service';
-import { estimateChatUsage } from '../admission/usage-estimate';
-import { BillingRequests } from '../billing/billing-requests';
+import { chatWorstCase } from '../chat/chat-worst-case';
+import { PromptBudget } from '../chat/prompt-budget';
 import { GATEWAY_LOGGER } from '../logger.token';
 import { CATALOG } from '../models/models.tokens';
 
@@ -24,7 +24,7 @@ export class PromptEnhancer {
   constructor(
     private readonly rpc: RpcClient,
     private readonly admission: AdmissionService,
-    private readonly billing: BillingRequests,
+    private readonly promptBudget: PromptBudget,
     @Inject(CATALOG) private readonly catalog: Catalog,
     @Inject(GATEWAY_LOGGER) private readonly logger: Logger,
   ) {}
@@ -43,21 +43,16 @@ export class PromptEnhancer {
       max_tokens: Math.min(MAX_REWRITE_TOKENS, model.maxCompletionTokens ?? MAX_REWRITE_TOKENS),
       temperature: 0.7,
     };
-    let admission;
     try {
-      admission = await this.admission.admit({ requestId, key, model, worstCase: estimateChatUsage(params, model), ip });
+      const worstCase = chatWorstCase(params, model, { budget: await this.promptBudget.get(requestId), personaBytes: 0 });
+      return await this.admission.run({ requestId, key, model, worstCase, ip }, null, async ({ billing }) => {
+        const completion = await this.rpc.send(CHAT.COMPLETE, { caller: { ...caller, requestId }, params, billing }, { requestId, timeoutMs: ENHANCE_TIMEOUT_MS });
+        const text = (completion.choices[0]?.message.content ?? '').replace(/\s+/g, ' ').replace(/^["'\s]+|["'\s]+$/g, '');
+        return { result: text ? text.slice(0, maxChars) : null, usage: { promptTokens: completion.usage.prompt_tokens, completionTokens: completion.usage.completion_tokens } };
+      });
     } catch (err) {
-      this.logger.warn({ requestId, reason: err instanceof Error ? err.message : String(err) }, 'prompt enhancement refused; using the original prompt');
-      return null;
-    }
-    try {
-      const completion = await this.rpc.send(CHAT.COMPLETE, { caller: { ...caller, requestId }, params, billing: this.billing.reservationOf(requestId) }, { requestId, timeoutMs: ENHANCE_TIMEOUT_MS });
-      await admission.settle({ promptTokens: completion.usage.prompt_tokens, completionTokens: completion.usage.completion_tokens });
-      const text = (completion.choices[0]?.message.content ?? '').replace(/\s+/g, ' ').replace(/^["'\s]+|["'\s]+$/g, '');
-      return text ? text.slice(0, maxChars) : null;
-    } catch (err) {
-      await admission.settle(null);
-      this.logger.warn({ requestId, reason: err instanceof Error ? err.message : String(err) }, 'prompt enhancement failed; using the original prompt');
+      // Refused (limits, credit) or failed: nothing is charged for the rewrite.
+      this.logger.warn({ requestId, reason: err instanceof Error ? err.message : String(err) }, 'prompt enhancement failed or was refused; using the original prompt');
       return null;
     }
   }

@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
+import { ModelDefinition } from '@svc/catalog';
+import { SVC_PARAMETER_DEFAULTS } from '@svc/contracts';
 import { PrivateRedis, startPrivateRedis } from '@svc/testing';
+import { ChatConfig, DEFAULT_SYSTEM_PROMPT } from '../../../chat/src/config';
+import { SvcParametersApplier } from '../../../chat/src/chat/prompt/svc-parameters.applier';
+import { chatWorstCase } from '../../src/chat/chat-worst-case';
 import { Gateway, RateLimitStack, startRateLimitStack, TestCaller } from './support/rate-limit-stack';
 
 /**
@@ -41,8 +46,13 @@ async function call(gateway: Gateway, path: string, init: { key?: string; method
 
 const chatBody = (over: Record<string, unknown> = {}) => ({ model: 'rl-text', messages: [{ role: 'user', content: 'hello' }], max_tokens: 16, ...over });
 const chat = (gateway: Gateway, key: string, over: Record<string, unknown> = {}) => call(gateway, '/chat/completions', { key, body: chatBody(over) });
-/** The gateway's upper bound for a one-message chat: UTF-8 bytes + 8 per message, plus max_tokens. */
-const estimate = (content: string, maxTokens: number) => Buffer.byteLength(content) + 8 + maxTokens;
+/** The gateway's hold for a one-message chat (docs/billing.md, "What a hold covers"), with the chat service's default prompt. */
+const budget = new SvcParametersApplier({ SVC_SYSTEM_PROMPT: DEFAULT_SYSTEM_PROMPT, SVC_NO_THINK_INSTRUCTION: '/no_think' } as ChatConfig, undefined as never).promptBudget();
+const rlText = { id: 'rl-text', availableContextTokens: 8192, maxCompletionTokens: 2048 } as ModelDefinition;
+const estimate = (content: string, maxTokens: number) => {
+  const worst = chatWorstCase({ model: 'rl-text', messages: [{ role: 'user', content }], max_tokens: maxTokens, svc_parameters: SVC_PARAMETER_DEFAULTS }, rlText, { budget, personaBytes: 0 });
+  return worst.promptTokens + worst.completionTokens;
+};
 const num = (answer: Answer, header: string) => Number(answer.headers.get(header));
 const statuses = (answers: Answer[]) => answers.reduce<Record<number, number>>((acc, x) => ({ ...acc, [x.status]: (acc[x.status] ?? 0) + 1 }), {});
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

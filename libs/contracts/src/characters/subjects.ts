@@ -36,6 +36,8 @@ export interface GetCharacterRequest {
 }
 export interface GetCharacterReply {
   data: CharacterView;
+  /** UTF-8 bytes of the persona the chat service adds to prompts (internal: the gateway's hold counts it). */
+  personaBytes: number;
 }
 
 export interface ListCharacterReviewsRequest {

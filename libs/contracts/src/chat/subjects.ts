@@ -8,7 +8,25 @@ export const CHAT = {
   COMPLETE: 'chat.cmd.complete.v1',
   /** Opens a token stream; frames follow on the caller's inbox (docs/streaming-protocol.md). */
   STREAM: 'chat.stream.complete.v1',
+  /** What the service adds to every prompt, so the gateway's hold covers it (docs/billing.md). */
+  PROMPT_BUDGET: 'chat.query.prompt-budget.v1',
 } as const;
+
+/**
+ * Hard cap, in UTF-8 bytes, on the web search and scraping context the chat service injects into a
+ * prompt (also bounded by the model's context). The gateway's hold counts it in full.
+ */
+export const WEB_CONTEXT_MAX_BYTES = 16 * 1024;
+
+/** Bytes the chat service adds to a prompt, apart from a character's persona and web context. */
+export interface PromptBudgetReply {
+  /** The deployment's system prompt (SVC_SYSTEM_PROMPT), added unless `include_svc_system_prompt` is false. */
+  systemPromptBytes: number;
+  /** SVC_NO_THINK_INSTRUCTION, added for `disable_thinking` on reasoning models. */
+  noThinkInstructionBytes: number;
+  /** Separators between the merged system sections, and the web context's truncation marker. */
+  separatorBytes: number;
+}
 
 export interface CompleteChatRequest {
   caller: CallerContext;
@@ -25,4 +43,5 @@ export interface StreamChatRequest extends CompleteChatRequest {
 export interface ChatRpc {
   [CHAT.COMPLETE]: { req: CompleteChatRequest; res: CompleteChatReply };
   [CHAT.STREAM]: { req: StreamChatRequest; res: StreamOpenReply };
+  [CHAT.PROMPT_BUDGET]: { req: Record<string, never>; res: PromptBudgetReply };
 }

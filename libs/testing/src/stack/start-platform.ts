@@ -9,6 +9,8 @@ export interface RunningPlatform {
   baseUrl: string;
   apiUrl: string;
   adminKey: string;
+  /** The environment the platform runs with (its private NATS, databases, ...), to start another replica beside it. */
+  env: Record<string, string>;
   /** Everything the processes printed, for assertions about logs (privacy). */
   output(): string;
   stop(): Promise<void>;
@@ -80,5 +82,6 @@ export async function startPlatform(options: StartPlatformOptions = {}): Promise
     throw err;
   }
   const baseUrl = `http://127.0.0.1:${port}`;
-  return { baseUrl, apiUrl: `${baseUrl}/api/v1`, adminKey, output: () => output, stop };
+  const ownEnv = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  return { baseUrl, apiUrl: `${baseUrl}/api/v1`, adminKey, env: ownEnv, output: () => output, stop };
 }

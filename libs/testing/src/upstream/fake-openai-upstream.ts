@@ -6,6 +6,7 @@ import {
   chunkEvent,
   CompletionMeta,
   completionBody,
+  countPromptBytes,
   countPromptWords,
   errorBody,
   parseChatRequest,
@@ -180,7 +181,8 @@ export class FakeOpenAiUpstream {
     const { completionTokens } = this.options;
     const tokens = Math.min(completionTokens, chat.maxTokens ?? completionTokens);
     const finish = tokens < completionTokens ? 'length' : 'stop';
-    const usage = usageOf(countPromptWords(chat.messages), tokens);
+    const prompt = this.options.promptTokens === 'bytes' ? countPromptBytes(chat.messages, chat.tools) : countPromptWords(chat.messages);
+    const usage = usageOf(prompt, tokens);
     const meta: CompletionMeta = { id: `chatcmpl-fake-${++this.completions}`, created: Math.floor(Date.now() / 1000), model: chat.model };
 
     if (!chat.stream) {

@@ -12,6 +12,12 @@ export type FailureMode = (typeof FAILURE_MODES)[number];
 export interface FakeUpstreamOptions {
   /** Tokens a completion has when `max_tokens` does not cut it shorter. Default 8. */
   completionTokens?: number;
+  /**
+   * How prompt tokens are counted: `words` (default, exact counts for tests), or `bytes`, the
+   * most any byte-level tokenizer can produce: one token per UTF-8 byte of every text part and of
+   * the tool definitions (money tests: a hold must cover it).
+   */
+  promptTokens?: 'words' | 'bytes';
   /** Milliseconds before the first token (streaming: before the first body byte). Default 0. */
   firstTokenDelayMs?: number;
   /** Milliseconds between tokens after the first. Default 0. */
@@ -42,6 +48,7 @@ export type ResolvedFakeUpstreamOptions = Required<Omit<FakeUpstreamOptions, 'fa
 export function resolveOptions(options: FakeUpstreamOptions): ResolvedFakeUpstreamOptions {
   return {
     completionTokens: options.completionTokens ?? 8,
+    promptTokens: options.promptTokens ?? 'words',
     firstTokenDelayMs: options.firstTokenDelayMs ?? 0,
     tokenDelayMs: options.tokenDelayMs ?? 0,
     failure: options.failure ?? 'none',

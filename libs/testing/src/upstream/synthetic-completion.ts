@@ -10,6 +10,7 @@ export interface ChatRequest {
   includeUsage: boolean;
   /** `max_completion_tokens`, else `max_tokens`; undefined when neither is a positive integer. */
   maxTokens?: number;
+  tools?: unknown;
 }
 
 export interface CompletionMeta {
@@ -40,23 +41,34 @@ export function parseChatRequest(body: unknown): ChatRequest | string {
     stream: b.stream === true,
     includeUsage: streamOptions?.include_usage === true,
     maxTokens: limit,
+    ...(b.tools !== undefined ? { tools: b.tools } : {}),
   };
 }
 
 /** A rough prompt token count: whitespace-separated words in every text part of every message. */
 export function countPromptWords(messages: unknown[]): number {
-  let words = 0;
+  return textsOf(messages).reduce((sum, text) => sum + countWords(text), 0);
+}
+
+/** The most tokens a byte-level tokenizer can make of a prompt: one per UTF-8 byte of its text and tools. */
+export function countPromptBytes(messages: unknown[], tools: unknown): number {
+  const text = textsOf(messages).reduce((sum, t) => sum + Buffer.byteLength(t, 'utf8'), 0);
+  return text + (tools === undefined ? 0 : Buffer.byteLength(JSON.stringify(tools), 'utf8'));
+}
+
+function textsOf(messages: unknown[]): string[] {
+  const texts: string[] = [];
   for (const message of messages) {
     const content = (message as { content?: unknown } | null)?.content;
-    if (typeof content === 'string') words += countWords(content);
+    if (typeof content === 'string') texts.push(content);
     else if (Array.isArray(content)) {
       for (const part of content) {
         const text = (part as { text?: unknown } | null)?.text;
-        if (typeof text === 'string') words += countWords(text);
+        if (typeof text === 'string') texts.push(text);
       }
     }
   }
-  return words;
+  return texts;
 }
 
 function countWords(text: string): number {

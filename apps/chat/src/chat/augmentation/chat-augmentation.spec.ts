@@ -1,5 +1,5 @@
 import { ModelDefinition } from '@svc/catalog';
-import { ChatMessage, SVC_PARAMETER_DEFAULTS, SvcParameters, WebSearchResult } from '@svc/contracts';
+import { ChatMessage, SVC_PARAMETER_DEFAULTS, SvcParameters, WEB_CONTEXT_MAX_BYTES, WebSearchResult } from '@svc/contracts';
 import { DomainError } from '@svc/errors';
 import { ConversationAugmentation, ConversationAugmenter } from '../../augment/conversation/conversation-augmenter';
 import { ChatAugmentation } from './chat-augmentation';
@@ -42,7 +42,8 @@ describe('context budget', () => {
   it('leaves room for the prompt and the completion, in bytes', () => {
     // 8 for the context, 7+8 and 18+8 for the messages.
     expect(contextBudgetBytes(model(1000), messages, 100)).toBe(1000 - 8 - 15 - 26 - 100);
-    expect(contextBudgetBytes(model(), messages, 100)).toBe(Number.POSITIVE_INFINITY);
+    expect(contextBudgetBytes(model(), messages, 100)).toBe(WEB_CONTEXT_MAX_BYTES);
+    expect(contextBudgetBytes(model(1_000_000), messages, 100)).toBe(WEB_CONTEXT_MAX_BYTES);
   });
 
   it('cuts a long context on a character boundary with a marker, and drops it when no source fits', () => {

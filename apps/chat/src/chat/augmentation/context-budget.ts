@@ -1,5 +1,5 @@
 import { ModelDefinition } from '@svc/catalog';
-import { ChatMessage } from '@svc/contracts';
+import { ChatMessage, WEB_CONTEXT_MAX_BYTES } from '@svc/contracts';
 
 /** Tokens a chat template adds around a message (role markers), generously (as the gateway's estimate). */
 const PER_MESSAGE_OVERHEAD = 8;
@@ -11,13 +11,13 @@ const TRUNCATED = '\n[web context truncated]';
  * Room left for the web context, in UTF-8 bytes: the model's `availableContextTokens` minus the
  * prompt and `maxTokens`. Without a tokenizer here, bytes bound tokens (every token of a
  * byte-level or byte-fallback tokenizer covers at least one byte), so the context always fits.
- * `Infinity` when the model declares no context size.
+ * Never more than WEB_CONTEXT_MAX_BYTES, the size the gateway's hold counts for it.
  */
 export function contextBudgetBytes(model: ModelDefinition, messages: ChatMessage[], maxTokens: number): number {
-  if (!model.availableContextTokens) return Number.POSITIVE_INFINITY;
+  if (!model.availableContextTokens) return WEB_CONTEXT_MAX_BYTES;
   let prompt = PER_MESSAGE_OVERHEAD; // the context's own message or separator
   for (const m of messages) prompt += Buffer.byteLength(m.content, 'utf8') + PER_MESSAGE_OVERHEAD;
-  return model.availableContextTokens - prompt - maxTokens;
+  return Math.min(WEB_CONTEXT_MAX_BYTES, model.availableContextTokens - prompt - maxTokens);
 }
 
 /**

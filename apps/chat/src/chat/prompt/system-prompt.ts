@@ -11,6 +11,9 @@ export interface SystemPromptOptions {
   instruction?: string;
 }
 
+/** Between the sections merged into the leading system message. */
+export const SYSTEM_SECTION_SEPARATOR = '\n\n';
+
 const isSystem = (m: ChatMessage) => m.role === 'system' || m.role === 'developer';
 
 /**
@@ -31,5 +34,5 @@ export function withSystemPrompt(messages: ChatMessage[], options: SystemPromptO
   const rest = messages.slice(leading);
   if (sections.length === 0) return rest;
   if (leading === 1 && sections.length === 1) return messages;
-  return [{ role: 'system', content: sections.join('\n\n') }, ...rest];
+  return [{ role: 'system', content: sections.join(SYSTEM_SECTION_SEPARATOR) }, ...rest];
 }

@@ -1,0 +1,45 @@
+import { ModelDefinition } from '@svc/catalog';
+import { ChatCompletionParams, SVC_PARAMETER_DEFAULTS, WEB_CONTEXT_MAX_BYTES } from '@svc/contracts';
+import { chatWorstCase, PromptAdditions } from './chat-worst-case';
+
+const model = (context?: number, cap = 100) => ({ id: 'm', availableContextTokens: context, maxCompletionTokens: cap }) as unknown as ModelDefinition;
+const none: PromptAdditions = { budget: { systemPromptBytes: 0, noThinkInstructionBytes: 0, separatorBytes: 0 }, personaBytes: 0 };
+const params = (extra: Partial<ChatCompletionParams> = {}): ChatCompletionParams => ({ model: 'm', messages: [{ role: 'user', content: 'hi' }], ...extra });
+const prompt = (p: ChatCompletionParams, additions = none, m = model()) => chatWorstCase(p, m, additions).promptTokens;
+
+describe('chatWorstCase', () => {
+  const base = prompt(params());
+
+  it('counts every byte the service adds: its system prompt, the persona, the no-think instruction', () => {
+    expect(prompt(params(), { budget: { systemPromptBytes: 140, noThinkInstructionBytes: 9, separatorBytes: 12 }, personaBytes: 2000 })).toBe(base + 140 + 12 + 2000);
+    const noThink = params({ svc_parameters: { ...SVC_PARAMETER_DEFAULTS, disable_thinking: true } });
+    expect(prompt(noThink, { ...none, budget: { ...none.budget, noThinkInstructionBytes: 9 } })).toBe(prompt(noThink) + 9);
+    const without = params({ svc_parameters: { ...SVC_PARAMETER_DEFAULTS, include_svc_system_prompt: false } });
+    expect(prompt(without, { ...none, budget: { ...none.budget, systemPromptBytes: 140 } })).toBe(prompt(without));
+  });
+
+  it('counts non-ASCII text in UTF-8 bytes, and parts and tool calls of messages', () => {
+    expect(prompt(params({ messages: [{ role: 'user', content: 'héllo wörld 你好' }] }))).toBeGreaterThanOrEqual(base - 2 + Buffer.byteLength('héllo wörld 你好'));
+    const withParts = params({ messages: [{ role: 'user', content: 'look', parts: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${'A'.repeat(1000)}` } }] }] });
+    expect(prompt(withParts)).toBeGreaterThan(base + 1000);
+  });
+
+  it('adds tool and response-format schemas, and the web context at its cap with the search fees', () => {
+    const tools = [{ type: 'function' as const, function: { name: 'lookup', description: 'x'.repeat(300), parameters: { type: 'object' } } }];
+    expect(prompt(params({ tools }))).toBeGreaterThan(base + 300);
+    const web = chatWorstCase(params({ svc_parameters: { ...SVC_PARAMETER_DEFAULTS, enable_web_search: 'on', enable_web_scraping: true } }), model(), none);
+    expect(web.promptTokens).toBeGreaterThanOrEqual(base + WEB_CONTEXT_MAX_BYTES);
+    expect(web).toMatchObject({ webSearches: 1, webScrapes: 5 });
+    expect(chatWorstCase(params(), model(), none)).not.toHaveProperty('webSearches');
+  });
+
+  it('bills the prompt once and the completion once per choice, within the model caps', () => {
+    expect(chatWorstCase(params({ max_tokens: 8, n: 3 }), model(), none).completionTokens).toBe(24);
+    expect(chatWorstCase(params({ max_tokens: 8000 }), model(undefined, 100), none).completionTokens).toBe(100);
+    expect(chatWorstCase(params(), model(undefined, 64), none).completionTokens).toBe(64);
+  });
+
+  it('never counts more prompt than the model’s context can take', () => {
+    expect(prompt(params({ messages: [{ role: 'user', content: 'x'.repeat(5000) }] }), none, model(1024))).toBe(1024);
+  });
+});

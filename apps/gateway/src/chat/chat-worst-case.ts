@@ -1,0 +1,63 @@
+import { Catalog, ModelDefinition } from '@svc/catalog';
+import { ChatCompletionParams, PromptBudgetReply, SVC_PARAMETER_DEFAULTS, TextUsage, WEB_CONTEXT_MAX_BYTES } from '@svc/contracts';
+
+/** Tokens a chat template adds around each message (role markers), generously. */
+const PER_MESSAGE_OVERHEAD = 8;
+/** Tokens around the whole prompt (begin-of-text, the assistant's header), generously. */
+const TEMPLATE_OVERHEAD = 32;
+/** Tokens a template adds around tool definitions. */
+const TOOLS_OVERHEAD = 256;
+const DEFAULT_MAX_COMPLETION = 512;
+/** Web augmentation (docs/retrieval.md): at most one search and 5 scraped pages per request. */
+const MAX_WEB_SEARCHES = 1;
+const MAX_WEB_SCRAPES = 5;
+
+/** What the chat service adds to this request's prompt besides the caller's messages. */
+export interface PromptAdditions {
+  /** The service's own additions (its system prompt, the no-think instruction). */
+  budget: PromptBudgetReply;
+  /** UTF-8 bytes of the character's persona, when the request names a character. */
+  personaBytes: number;
+}
+
+const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+
+/**
+ * The most a chat request can be charged, before any model runs: the hold (docs/billing.md,
+ * "What a hold covers"). The prompt counts everything the chat service sends to the engine: the
+ * caller's messages with their parts and tool calls (as JSON, which is never shorter than the
+ * text), the service's system prompt, the character's persona, the no-think instruction, tool and
+ * response-format schemas, and the web context at its cap. Every token of a byte-level or
+ * byte-fallback tokenizer covers at least one UTF-8 byte, so bytes bound tokens. A model that
+ * declares its context cannot take a longer prompt (the service refuses it), so that bounds it
+ * too. The prompt is billed once; the completion once per choice (`n`). Fallback models count
+ * with the largest context and completion cap among them.
+ */
+export function chatWorstCase(params: ChatCompletionParams, model: ModelDefinition, additions: PromptAdditions, catalog?: Catalog): TextUsage {
+  const svc = params.svc_parameters ?? SVC_PARAMETER_DEFAULTS;
+  const web = svc.enable_web_search !== 'off' || svc.enable_web_scraping;
+  let prompt = TEMPLATE_OVERHEAD + PER_MESSAGE_OVERHEAD + additions.budget.separatorBytes + additions.personaBytes;
+  for (const message of params.messages) prompt += bytes(JSON.stringify(message)) + PER_MESSAGE_OVERHEAD;
+  if (svc.include_svc_system_prompt) prompt += additions.budget.systemPromptBytes;
+  if (svc.disable_thinking) prompt += additions.budget.noThinkInstructionBytes;
+  if (params.tools?.length) prompt += bytes(JSON.stringify(params.tools)) + TOOLS_OVERHEAD;
+  if (params.response_format) prompt += bytes(JSON.stringify(params.response_format)) + TOOLS_OVERHEAD;
+  if (web) prompt += WEB_CONTEXT_MAX_BYTES + PER_MESSAGE_OVERHEAD;
+
+  const candidates = [model, ...(params.fallbacks ?? []).map((id) => catalog?.resolve(id, 'text')).filter((m): m is ModelDefinition => m !== undefined)];
+  const contexts = candidates.map((m) => m.availableContextTokens);
+  if (contexts.every((c): c is number => c !== undefined && c > 0)) prompt = Math.min(prompt, Math.max(...contexts));
+  const completion = Math.max(...candidates.map((m) => completionCap(m, params)));
+  return {
+    kind: 'text',
+    promptTokens: prompt,
+    completionTokens: completion * (params.n ?? 1),
+    ...(svc.enable_web_search !== 'off' ? { webSearches: MAX_WEB_SEARCHES } : {}),
+    ...(svc.enable_web_scraping ? { webScrapes: MAX_WEB_SCRAPES } : {}),
+  };
+}
+
+function completionCap(model: ModelDefinition, params: ChatCompletionParams): number {
+  const cap = model.maxCompletionTokens ?? DEFAULT_MAX_COMPLETION;
+  return Math.min(params.max_tokens ?? cap, cap);
+}

@@ -1,0 +1,177 @@
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { connect, NatsConnection } from 'nats';
+import { Client } from 'pg';
+import { REPO_ROOT } from '@svc/config';
+import { KEYS } from '@svc/contracts';
+import { RpcClient } from '@svc/messaging';
+import { freePort, RunningPlatform, ServiceProcess, startFakeOpenAiUpstream, startPlatform, startService } from '@svc/testing';
+
+/**
+ * Money is never spent beyond a balance or a key's limit, whatever the request adds to its prompt
+ * (issue 14): realistic requests (the service's default system prompt, a character with a
+ * 2,000-character persona, `n` = 2, web search against a local search server, streaming and not)
+ * fired 40 and 200 at a time, through one and through two gateway replicas. The upstream counts
+ * one prompt token per byte, the most any byte-level tokenizer can, so a hold that forgets part
+ * of the prompt shows up as an uncollected charge or a balance spent beyond what it paid for.
+ */
+const PERSONA = `You are Captain Verity, a careful lighthouse keeper who answers in plain words. ${'Keep the lamp lit and the log exact. '.repeat(55)}`.slice(0, 2000);
+const N = 5;
+
+describe('holds cover every charge (issue 14)', () => {
+  let platform: RunningPlatform;
+  let closeUpstream: () => Promise<void>;
+  let search: Server;
+  let nc: NatsConnection;
+  let rpc: RpcClient;
+  let db: Client;
+  let second: ServiceProcess;
+  let secondApi: string;
+  /** The cost of one realistic request, measured on the bootstrap account. */
+  let unitCost: bigint;
+
+  beforeAll(async () => {
+    const started = await startFakeOpenAiUpstream({ completionTokens: 8, promptTokens: 'bytes', recordLimit: 0 });
+    closeUpstream = started.close;
+    search = createServer((req, res) => {
+      const q = new URL(req.url ?? '/', 'http://x').searchParams.get('q') ?? '';
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ query: q, results: [1, 2, 3, 4, 5].map((i) => ({ title: `Result ${i}`, url: `https://example.com/${i}`, content: `Snippet ${i}. ${'The harbour lamp burns whale oil. '.repeat(30)}` })) }));
+    });
+    await new Promise<void>((resolve) => search.listen(0, '127.0.0.1', resolve));
+    platform = await startPlatform({
+      env: {
+        SVC_CATALOG_PATH: path.join(REPO_ROOT, 'e2e/fixtures/money-catalog.yaml'),
+        E2E_UPSTREAM_URL: started.baseUrl,
+        SEARXNG_URL: `http://127.0.0.1:${(search.address() as AddressInfo).port}`,
+        // Money, not request rates, is under test: 200 concurrent requests must reach admission.
+        RATE_LIMITS_ENABLED: 'false',
+        ABUSE_PROTECTION_ENABLED: 'false',
+        LOG_LEVEL: 'warn',
+      },
+    });
+    const env = platform.env;
+    nc = await connect({ servers: env.NATS_URL });
+    rpc = new RpcClient(nc, 10_000);
+    db = new Client({ connectionString: env.BILLING_DATABASE_URL });
+    await db.connect();
+    const port = await freePort();
+    second = startService('gateway', 'apps/gateway/src/main.ts', { ...env, PORT: String(port), LOG_LEVEL: 'info' });
+    await second.waitFor('gateway listening', 90_000);
+    secondApi = `http://127.0.0.1:${port}/api/v1`;
+
+    const character = await post(platform.apiUrl, platform.adminKey, '/characters', { slug: 'captain-verity', name: 'Captain Verity', systemPrompt: PERSONA, modelId: 'money-upstream' });
+    expect(character.status).toBe(200);
+    // One request on a rich account: what a request of this shape really costs.
+    const before = await available(await bootstrapAccount());
+    const one = await post(platform.apiUrl, platform.adminKey, '/chat/completions', realistic(false));
+    expect(one.status).toBe(200);
+    unitCost = before - (await settledAvailable(await bootstrapAccount()));
+    expect(unitCost).toBeGreaterThan(2_000n * 10n); // the persona alone is 2,000 prompt tokens
+  }, 180_000);
+
+  afterAll(async () => {
+    await second?.stop();
+    await db?.end();
+    await nc?.close();
+    await platform?.stop();
+    await closeUpstream?.();
+    search?.close();
+  });
+
+  const realistic = (stream: boolean) => ({
+    model: 'default',
+    messages: [{ role: 'user', content: 'hi' }],
+    max_tokens: 8,
+    n: 2,
+    stream,
+    svc_parameters: { character_slug: 'captain-verity', enable_web_search: 'on' },
+  });
+
+  async function post(api: string, key: string, pathname: string, body: unknown): Promise<{ status: number; text: string }> {
+    const res = await fetch(`${api}${pathname}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: res.status, text: await res.text() };
+  }
+
+  /** The first account billing knows: the bootstrap account, credited at start. */
+  async function bootstrapAccount(): Promise<string> {
+    const { rows } = await db.query<{ id: string }>(`SELECT id FROM billing_accounts ORDER BY created_at LIMIT 1`);
+    return rows[0].id;
+  }
+
+  async function available(account: string): Promise<bigint> {
+    const { rows } = await db.query<{ a: string }>(`SELECT balance_usd_nano - held_usd_nano AS a FROM billing_accounts WHERE id = $1`, [account]);
+    return BigInt(rows[0]?.a ?? '0');
+  }
+
+  /** The available balance once no hold of the account is open (settlement is asynchronous). */
+  async function settledAvailable(account: string): Promise<bigint> {
+    for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+      const { rows } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM reservations WHERE account_id = $1 AND status = 'HELD'`, [account]);
+      if (rows[0].n === '0') return available(account);
+    }
+    throw new Error('holds were still open after 20 s');
+  }
+
+  async function newAccount(limit: bigint | null, credit: bigint): Promise<{ account: string; key: string }> {
+    const { accountId } = await rpc.send(KEYS.CREATE_ACCOUNT, { name: `money ${Date.now()}` });
+    const usd = limit === null ? null : Number(limit) / 1e9;
+    const { apiKey } = await rpc.send(KEYS.CREATE, { accountId, apiKeyType: 'INFERENCE', description: 'money', expiresAt: null, consumptionLimits: { usd, diem: null }, limitPeriod: 'LIFETIME', modelPrivacy: 'ALL' });
+    await db.query(`SELECT * FROM billing_adjust($1, 'CREDIT', $2, 'money test', NULL)`, [accountId, credit.toString()]);
+    return { account: accountId, key: apiKey };
+  }
+
+  /** Fires `count` requests at once (half streaming), alternating between the replicas given; returns how many were served in full. */
+  async function burst(key: string, count: number, apis: string[]): Promise<{ served: number; statuses: Record<number, number> }> {
+    const statuses: Record<number, number> = {};
+    const answers = await Promise.all(
+      Array.from({ length: count }, async (_, i) => {
+        const stream = i % 2 === 1;
+        const answer = await post(apis[i % apis.length], key, '/chat/completions', realistic(stream));
+        statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
+        return answer.status === 200 && (!stream || answer.text.trimEnd().endsWith('data: [DONE]'));
+      }),
+    );
+    return { served: answers.filter(Boolean).length, statuses };
+  }
+
+  /** Everything charged to the account, and what was charged beyond what it could pay or beyond a hold. */
+  async function spending(account: string): Promise<{ charged: bigint; uncollected: bigint }> {
+    const { rows } = await db.query<{ charged: string; uncollected: string }>(
+      `SELECT coalesce(sum(charged_nano), 0) AS charged, coalesce(sum(uncollected_nano), 0) AS uncollected FROM reservations WHERE account_id = $1`,
+      [account],
+    );
+    return { charged: BigInt(rows[0].charged), uncollected: BigInt(rows[0].uncollected) };
+  }
+
+  const cases = [
+    { limit: 'balance', concurrency: 40, replicas: 1 },
+    { limit: 'balance', concurrency: 200, replicas: 1 },
+    { limit: 'balance', concurrency: 40, replicas: 2 },
+    { limit: 'balance', concurrency: 200, replicas: 2 },
+    { limit: 'key limit', concurrency: 40, replicas: 1 },
+    { limit: 'key limit', concurrency: 200, replicas: 2 },
+  ] as const;
+
+  it.each(cases)('a $limit worth N requests serves at most N, each paid in full ($concurrency at once, $replicas replica(s))', async ({ limit, concurrency, replicas }) => {
+    const worth = unitCost * BigInt(N) + unitCost / 2n;
+    const { account, key } = limit === 'balance' ? await newAccount(null, worth) : await newAccount(worth, worth * 100n);
+    const apis = replicas === 2 ? [platform.apiUrl, secondApi] : [platform.apiUrl];
+    const { served, statuses } = await burst(key, concurrency, apis);
+    const after = await settledAvailable(account);
+    const { charged, uncollected } = await spending(account);
+
+    expect(Object.keys(statuses).every((s) => s === '200' || s === '402')).toBe(true);
+    expect(served).toBeLessThanOrEqual(N);
+    expect(uncollected).toBe(0n);
+    expect(charged).toBe(unitCost * BigInt(served));
+    expect(charged).toBeLessThanOrEqual(worth);
+    if (limit === 'balance') expect(after).toBe(worth - charged);
+  });
+
+  it('never logs that a settlement exceeded its hold', () => {
+    expect(platform.output()).not.toMatch(/exceeded its hold/);
+    expect(second.output()).not.toMatch(/exceeded its hold/);
+  });
+});
