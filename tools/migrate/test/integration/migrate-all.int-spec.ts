@@ -21,7 +21,7 @@ describe('migrateAll', () => {
     const first = await migrateAll({ env });
     expect(first.map((r) => r.service)).toEqual(['keys', 'billing', 'chat']);
     expect(first[0]).toEqual(expect.objectContaining({ service: 'keys', createdDatabase: true, applied: expect.arrayContaining([expect.stringMatching(/_created_accounts_and_api_keys$/)]) }));
-    expect(first[1]).toEqual(expect.objectContaining({ service: 'billing', createdDatabase: true, applied: [expect.stringMatching(/_created_billing_ledger$/)] }));
+    expect(first[1]).toEqual(expect.objectContaining({ service: 'billing', createdDatabase: true, applied: [expect.stringMatching(/_created_billing_ledger$/), expect.stringMatching(/_settlement_capped_at_hold$/)] }));
     const second = await migrateAll({ env });
     expect(second.flatMap((r) => r.applied)).toEqual([]);
     expect(await tables(url)).toEqual(expect.arrayContaining(['_prisma_migrations', 'accounts', 'api_keys']));
