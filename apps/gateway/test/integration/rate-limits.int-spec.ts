@@ -1,12 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import { ModelDefinition } from '@svc/catalog';
-import { SVC_PARAMETER_DEFAULTS } from '@svc/contracts';
+import { promptBudgetOf, SVC_PARAMETER_DEFAULTS } from '@svc/contracts';
 import { PrivateRedis, startPrivateRedis } from '@svc/testing';
-import { ChatConfig, DEFAULT_SYSTEM_PROMPT } from '../../../chat/src/config';
-import { SvcParametersApplier } from '../../../chat/src/chat/prompt/svc-parameters.applier';
 import { chatWorstCase } from '../../src/chat/chat-worst-case';
-import { Gateway, RateLimitStack, startRateLimitStack, TestCaller } from './support/rate-limit-stack';
+import { Gateway, RATE_LIMIT_SYSTEM_PROMPT, RateLimitStack, startRateLimitStack, TestCaller } from './support/rate-limit-stack';
 
 /**
  * Rate limits and the abuse block with two gateway processes sharing one Redis (under a key
@@ -46,8 +44,8 @@ async function call(gateway: Gateway, path: string, init: { key?: string; method
 
 const chatBody = (over: Record<string, unknown> = {}) => ({ model: 'rl-text', messages: [{ role: 'user', content: 'hello' }], max_tokens: 16, ...over });
 const chat = (gateway: Gateway, key: string, over: Record<string, unknown> = {}) => call(gateway, '/chat/completions', { key, body: chatBody(over) });
-/** The gateway's hold for a one-message chat (docs/billing.md, "What a hold covers"), with the chat service's default prompt. */
-const budget = new SvcParametersApplier({ SVC_SYSTEM_PROMPT: DEFAULT_SYSTEM_PROMPT, SVC_NO_THINK_INSTRUCTION: '/no_think' } as ChatConfig, undefined as never).promptBudget();
+/** The gateway's hold for a one-message chat (docs/billing.md, "What a hold covers"), with the stack's system prompt. */
+const budget = promptBudgetOf(RATE_LIMIT_SYSTEM_PROMPT, '/no_think');
 const rlText = { id: 'rl-text', availableContextTokens: 8192, maxCompletionTokens: 2048 } as ModelDefinition;
 const estimate = (content: string, maxTokens: number) => {
   const worst = chatWorstCase({ model: 'rl-text', messages: [{ role: 'user', content }], max_tokens: maxTokens, svc_parameters: SVC_PARAMETER_DEFAULTS }, rlText, { budget, personaBytes: 0 });

@@ -2,3 +2,4 @@ export * from './chat-request';
 export * from './chat-response';
 export * from './subjects';
 export * from './svc-parameters';
+export * from './prompt-budget';

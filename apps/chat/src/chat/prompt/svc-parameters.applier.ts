@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ModelDefinition } from '@svc/catalog';
-import { ChatCompletionParams, ChatMessage, PromptBudgetReply, SVC_PARAMETER_DEFAULTS, SvcParameters } from '@svc/contracts';
+import { ChatCompletionParams, ChatMessage, PromptBudgetReply, promptBudgetOf, SVC_PARAMETER_DEFAULTS, SvcParameters } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { CharactersService } from '../../characters/characters.service';
 import { CHAT_CONFIG, ChatConfig } from '../../config';
 import { ThinkStripper } from '../output/think-stripper';
-import { SYSTEM_SECTION_SEPARATOR, withSystemPrompt } from './system-prompt';
+import { withSystemPrompt } from './system-prompt';
 
 /** Generated text on its way out: identity, or a think-block stripper. */
 export interface OutputFilter {
@@ -45,12 +45,7 @@ export class SvcParametersApplier {
 
   /** What `messages` may add to any request, for the gateway's hold. */
   promptBudget(): PromptBudgetReply {
-    return {
-      systemPromptBytes: Buffer.byteLength(this.config.SVC_SYSTEM_PROMPT, 'utf8'),
-      noThinkInstructionBytes: Buffer.byteLength(this.config.SVC_NO_THINK_INSTRUCTION, 'utf8'),
-      // Between the (up to 5) system sections: service prompt, persona, caller's, instruction, web context.
-      separatorBytes: 5 * Buffer.byteLength(SYSTEM_SECTION_SEPARATOR, 'utf8') + 64,
-    };
+    return promptBudgetOf(this.config.SVC_SYSTEM_PROMPT, this.config.SVC_NO_THINK_INSTRUCTION);
   }
 
   outputFilter(params: ChatCompletionParams): OutputFilter {

@@ -1,4 +1,4 @@
-import { ChatMessage } from '@svc/contracts';
+import { ChatMessage, SYSTEM_SECTION_SEPARATOR } from '@svc/contracts';
 
 export interface SystemPromptOptions {
   /** The deployment's own system prompt (SVC_SYSTEM_PROMPT); empty means none. */
@@ -10,9 +10,6 @@ export interface SystemPromptOptions {
   /** Appended last (e.g. `/no_think`) when thinking is disabled on a reasoning model. */
   instruction?: string;
 }
-
-/** Between the sections merged into the leading system message. */
-export const SYSTEM_SECTION_SEPARATOR = '\n\n';
 
 const isSystem = (m: ChatMessage) => m.role === 'system' || m.role === 'developer';
 

@@ -55,6 +55,9 @@ export interface TestCaller {
   admin: TestKey;
 }
 
+/** The chat service's system prompt in this stack (token limits count it in every hold). */
+export const RATE_LIMIT_SYSTEM_PROMPT = 'You are a test assistant.';
+
 export interface RateLimitStack {
   prefix: string;
   upstream: FakeOpenAiUpstream;
@@ -112,7 +115,7 @@ export async function startRateLimitStack(): Promise<RateLimitStack> {
     const common = { NATS_URL: nats.url, SVC_CATALOG_PATH: catalogPath, RL_TEST_UPSTREAM_URL: baseUrl };
     const keys = startService('keys', 'apps/keys/src/main.ts', { ...common, KEYS_DATABASE_URL: db.url, KEYS_MIGRATE_ON_BOOT: 'false', KEYS_USED_FLUSH_MS: '500' });
     stops.push(() => keys.stop());
-    const chat = startService('chat', 'apps/chat/src/main.ts', { ...common, CHAT_DATABASE_URL: chatDb.url, CHAT_MIGRATE_ON_BOOT: 'false' });
+    const chat = startService('chat', 'apps/chat/src/main.ts', { ...common, CHAT_DATABASE_URL: chatDb.url, CHAT_MIGRATE_ON_BOOT: 'false', SVC_SYSTEM_PROMPT: RATE_LIMIT_SYSTEM_PROMPT });
     stops.push(() => chat.stop());
     await Promise.all([keys.waitFor('keys service ready', 60_000), chat.waitFor('chat service ready', 60_000)]);
 
