@@ -12,6 +12,14 @@ declare module 'autocannon' {
       duration?: number;
       pipelining?: number;
       timeout?: number;
+      /** Request templates taken in turn; `setupRequest` may rewrite each request before it is sent. */
+      requests?: { setupRequest?: (req: RequestData) => RequestData }[];
+    }
+    interface RequestData {
+      method: string;
+      path: string;
+      headers: Record<string, string>;
+      body?: string | Buffer;
     }
     interface Result {
       duration: number;

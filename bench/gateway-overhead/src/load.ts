@@ -6,6 +6,11 @@ export interface Target {
   url: string;
   headers: Record<string, string>;
   body: string;
+  /**
+   * Headers that change per request, taken in turn across all connections and merged over
+   * `headers` (e.g. one API key per account). Load runs only; streaming uses `headers`.
+   */
+  rotatingHeaders?: Record<string, string>[];
 }
 
 export interface LoadResult {
@@ -29,23 +34,22 @@ export function runLoad(target: Target, connections: number, durationSeconds: nu
   const latencies = new Samples();
   let ok = 0;
   let non2xx = 0;
+  const options: autocannon.Options = { url: target.url, method: 'POST', headers: target.headers, body: target.body, connections, duration: durationSeconds, pipelining: 1, timeout: 10 };
+  if (target.rotatingHeaders?.length) options.requests = [{ setupRequest: rotate(target.rotatingHeaders) }];
   return new Promise((resolve, reject) => {
-    const instance = autocannon(
-      { url: target.url, method: 'POST', headers: target.headers, body: target.body, connections, duration: durationSeconds, pipelining: 1, timeout: 10 },
-      (err, result) => {
-        if (err) return reject(err);
-        resolve({
-          connections,
-          durationSeconds: result.duration,
-          rps: ok / result.duration,
-          latencyMs: summarize(latencies.values()),
-          ok,
-          non2xx,
-          errors: result.errors,
-          timeouts: result.timeouts,
-        });
-      },
-    );
+    const instance = autocannon(options, (err, result) => {
+      if (err) return reject(err);
+      resolve({
+        connections,
+        durationSeconds: result.duration,
+        rps: ok / result.duration,
+        latencyMs: summarize(latencies.values()),
+        ok,
+        non2xx,
+        errors: result.errors,
+        timeouts: result.timeouts,
+      });
+    });
     instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTimeMs: number) => {
       if (statusCode >= 200 && statusCode < 300) {
         ok++;
@@ -55,4 +59,14 @@ export function runLoad(target: Target, connections: number, durationSeconds: nu
       }
     });
   });
+}
+
+/** An autocannon `setupRequest` that gives each request the next header set, round-robin. */
+export function rotate(headerSets: Record<string, string>[]): (req: autocannon.RequestData) => autocannon.RequestData {
+  let next = 0;
+  return (req) => {
+    const set = headerSets[next];
+    next = (next + 1) % headerSets.length;
+    return { ...req, headers: { ...req.headers, ...set } };
+  };
 }

@@ -12,9 +12,17 @@ export interface RunningPlatform {
 
 /**
  * Starts the platform as a user does (`node tools/start/start.js`) in its own process group,
- * with output in `logFile`, and waits for GET /healthz to answer 200.
+ * with output in `logFile`, and waits for GET /healthz to answer 200. `onSpawn` gets its stop at
+ * once, so that an interrupted wait (Ctrl-C during a slow start) does not leave it running.
  */
-export async function startPlatform(root: string, env: NodeJS.ProcessEnv, port: number, logFile: string, timeoutMs: number): Promise<RunningPlatform> {
+export async function startPlatform(
+  root: string,
+  env: NodeJS.ProcessEnv,
+  port: number,
+  logFile: string,
+  timeoutMs: number,
+  onSpawn?: (stop: () => Promise<void>) => void,
+): Promise<RunningPlatform> {
   const log = openSync(logFile, 'w');
   const child = spawn(process.execPath, [path.join(root, 'tools/start/start.js')], { cwd: root, env, stdio: ['ignore', log, log], detached: true });
   closeSync(log);
@@ -33,6 +41,7 @@ export async function startPlatform(root: string, env: NodeJS.ProcessEnv, port: 
     if (exitCode === null) signalGroup(pid, 'SIGKILL');
     await Promise.race([exited, sleep(2_000)]);
   };
+  onSpawn?.(stop);
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
   let last = 'no answer';
