@@ -79,6 +79,20 @@ export class AbuseProtection {
     return { verdict: 'pass' };
   }
 
+  /**
+   * For a key this replica has seen authenticate, only the key's own block can refuse it (address
+   * blocks do not apply to it): the Redis key holding that block, to read with another call.
+   */
+  keyBlockKey(secretHash: string): string {
+    return this.blockKey(keyIdentity(secretHash));
+  }
+
+  /** The verdict from the key block's value read elsewhere; undefined when the key is no longer known to work (then `check`). */
+  keyVerdict(secretHash: string, liftAt: number | null): AbuseVerdict | undefined {
+    if (!this.verified.has(secretHash)) return undefined;
+    return liftAt === null ? { verdict: 'pass' } : { verdict: 'blocked', liftAt, identity: keyIdentity(secretHash) };
+  }
+
   /** The key with this secret hash authenticated (its requests pass an address block). */
   authenticated(secretHash: string): void {
     this.verified.set(secretHash, true);

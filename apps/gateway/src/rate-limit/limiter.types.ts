@@ -28,6 +28,11 @@ export interface Decision {
   now: number;
   states: BucketState[];
   denial?: Denial;
+  /**
+   * Set when the admission call also read a caller's abuse block key (`blockKey`): its lift time
+   * (ms), or null when there is none. When it is a number, nothing was counted and `states` is empty.
+   */
+  blockedUntil?: number | null;
 }
 
 /** What the rate-limit log records about a refused request. */
@@ -46,7 +51,7 @@ export const typeOfDenial = (kind: DenialKind): RateLimitType => (kind === 'TOO_
  * usage, or with null releases the request entirely (nothing was produced).
  */
 export interface LimiterBackend {
-  admit(buckets: readonly Bucket[], member: string, cost: number, hit: HitInfo): Promise<Decision>;
+  admit(buckets: readonly Bucket[], member: string, cost: number, hit: HitInfo, blockKey?: string): Promise<Decision>;
   settle(buckets: readonly Bucket[], member: string, tokens: number | null): Promise<void>;
   peek(buckets: readonly Bucket[]): Promise<Decision>;
 }

@@ -43,12 +43,19 @@ end
 
 /**
  * ARGV: member, cost, window ms, bucket count, hit key id, hit model id, hit tier, log size,
- * log TTL s, then rpm, tpm, rpd per bucket (-1 = no limit). KEYS: 3 per bucket, then the log list.
- * Returns: denied bucket (0 = admitted), kind (1 RPM, 2 RPD, 3 TPM, 4 too large), retry-at ms (-1),
- * now, then count, used tokens, day count, oldest ms (-1) per bucket.
+ * log TTL s, then rpm, tpm, rpd per bucket (-1 = no limit). KEYS: 3 per bucket, the log list, and
+ * optionally an abuse block key (the caller's check folded into this call, AdmissionGate).
+ * Returns: denied bucket (0 = admitted, -1 = the block key is set: nothing counted, retry-at is
+ * its value), kind (1 RPM, 2 RPD, 3 TPM, 4 too large), retry-at ms (-1), now, then count, used
+ * tokens, day count, oldest ms (-1) per bucket.
  */
 export const ADMIT_LUA = `${COMMON}
 local member, cost, window, n = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local block = KEYS[3 * n + 2]
+if block then
+  local lift = redis.call('GET', block)
+  if lift then return { -1, 0, tonumber(lift), now } end
+end
 local cutoff = now - window
 local day = math.floor(now / DAY)
 local denied, kind, retryAt = 0, 0, -1

@@ -10,17 +10,27 @@ import { RateLimitStage, tokensUsed } from './rate-limit.stage';
 import { ReplyHeadersStore } from './reply-headers.store';
 
 /** The stage over the in-memory limiter (the Redis scripts are covered by integration tests). */
-function setup(config: Partial<GatewayConfig> = {}) {
+function setup(config: Partial<GatewayConfig> = {}, blocks = new Map<string, number>()) {
   const local = new LocalLimiter({ windowMs: 60_000, maxBuckets: 100 });
+  // Like the Redis limiter: a block key passed along is read first, and a set block counts nothing.
   const limiter = {
-    admit: async (buckets, member, cost) => ({ decision: await local.admit(buckets, member, cost), buckets, settle: (tokens: number | null) => local.settle(buckets, member, tokens) }),
+    admit: async (buckets, member, cost, _hit, blockKey) => {
+      const settle = (tokens: number | null) => local.settle(buckets, member, tokens);
+      const liftAt = blockKey === undefined ? undefined : (blocks.get(blockKey) ?? null);
+      if (typeof liftAt === 'number') return { decision: { now: 0, states: [], blockedUntil: liftAt }, buckets, settle };
+      const decision = await local.admit(buckets, member, cost);
+      return { decision: liftAt === undefined ? decision : { ...decision, blockedUntil: liftAt }, buckets, settle };
+    },
   } as Pick<RateLimiter, 'admit'> as RateLimiter;
   const replyHeaders = new ReplyHeadersStore();
   const logged: unknown[] = [];
   const logger = { info: (o: unknown) => logged.push(o) } as unknown as Logger;
-  const stage = new RateLimitStage(limiter, replyHeaders, new AdmissionGate(replyHeaders), { RATE_LIMITS_ENABLED: true, RATE_LIMIT_WINDOW_MS: 60_000, ...config } as GatewayConfig, logger);
-  return { stage, replyHeaders, logged };
+  const gate = new AdmissionGate(replyHeaders);
+  const stage = new RateLimitStage(limiter, replyHeaders, gate, { RATE_LIMITS_ENABLED: true, RATE_LIMIT_WINDOW_MS: 60_000, ...config } as GatewayConfig, logger);
+  return { stage, replyHeaders, logged, gate };
 }
+
+const refusal = { refusal: new DomainError(ErrorCode.RateLimited, 'blocked'), headers: { 'retry-after': '30' } };
 
 const model = { id: 'm', type: 'text', rateLimitTier: 'L', name: 'M' } as ModelDefinition;
 let seq = 0;
@@ -61,6 +71,40 @@ describe('rate-limit stage', () => {
     await two.settle(null);
     const three = await stage.admit(request());
     expect(three.headers['x-ratelimit-remaining-requests']).toBe('18');
+  });
+
+  it('answers a folded caller check from its own Redis call: a block refuses and counts nothing', async () => {
+    const blocks = new Map([['block:k', 123]]);
+    const { stage, gate, replyHeaders } = setup({}, blocks);
+    const run = jest.fn(async () => null);
+    const blocked = request();
+    gate.defer(blocked.requestId, { blockKey: 'block:k', decide: (liftAt) => (liftAt === null ? null : refusal), run });
+    await expect(stage.admit(blocked)).rejects.toMatchObject({ code: ErrorCode.RateLimited, message: 'blocked' });
+    expect(replyHeaders.take(blocked.requestId)).toEqual({ 'retry-after': '30' });
+    blocks.clear();
+    const free = request();
+    gate.defer(free.requestId, { blockKey: 'block:k', decide: (liftAt) => (liftAt === null ? null : refusal), run });
+    expect((await stage.admit(free)).headers['x-ratelimit-remaining-requests']).toBe('19');
+    expect(run).not.toHaveBeenCalled();
+  });
+
+  it('runs the full caller check where the read cannot decide, releasing what was counted when it refuses', async () => {
+    const { stage, gate } = setup({}, new Map());
+    const undecided = request();
+    gate.defer(undecided.requestId, { blockKey: 'block:k', decide: () => undefined, run: async () => refusal });
+    await expect(stage.admit(undecided)).rejects.toMatchObject({ message: 'blocked' });
+    const next = request();
+    gate.defer(next.requestId, { blockKey: 'block:k', decide: () => undefined, run: async () => null });
+    expect((await stage.admit(next)).headers['x-ratelimit-remaining-requests']).toBe('19');
+  });
+
+  it('awaits a caller check started before authentication, with rate limits on or off', async () => {
+    for (const enabled of [true, false]) {
+      const { stage, gate } = setup({ RATE_LIMITS_ENABLED: enabled });
+      const blocked = request();
+      gate.defer(blocked.requestId, Promise.resolve(refusal));
+      await expect(stage.admit(blocked)).rejects.toMatchObject({ message: 'blocked' });
+    }
   });
 
   it('counts nothing when rate limits are disabled', async () => {

@@ -5,12 +5,12 @@ import { AdmissionRequest, AdmissionStage, AdmissionTicket, limitTokensOf, Usage
 import { BillableUsage } from '@svc/contracts';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { GATEWAY_LOGGER } from '../logger.token';
-import { AdmissionGate } from './admission-gate';
+import { AdmissionGate, FoldableCheck } from './admission-gate';
 import { limitPlan } from './limit-plan';
 import { typeOfDenial } from './limiter.types';
 import { rateLimitHeaders } from './rate-limit-headers';
 import { denialMessage } from './rate-limit-messages';
-import { RateLimiter } from './rate-limiter';
+import { Counted, RateLimiter } from './rate-limiter';
 import { ReplyHeadersStore } from './reply-headers.store';
 
 /** Tokens a finished request used. A cut stream reports no prompt count, but the prompt was read: count the estimate. */
@@ -41,11 +41,15 @@ export class RateLimitStage implements AdmissionStage {
 
   async admit(request: AdmissionRequest): Promise<AdmissionTicket> {
     const { key, model, worstCase, requestId } = request;
-    await this.gate.pass(requestId);
-    if (!this.config.RATE_LIMITS_ENABLED) return { headers: {}, settle: async () => undefined };
+    if (!this.config.RATE_LIMITS_ENABLED) {
+      await this.gate.pass(requestId);
+      return { headers: {}, settle: async () => undefined };
+    }
+    const check = await this.gate.passUnlessFoldable(requestId);
     const plan = limitPlan(key, model, this.config.RATE_LIMIT_GLOBAL_JSON);
     const cost = limitTokensOf(worstCase);
-    const counted = await this.limiter.admit(plan.buckets, requestId, cost, { accountId: key.accountId, apiKeyId: key.id, modelId: model.id, apiTier: plan.apiTier });
+    const counted = await this.limiter.admit(plan.buckets, requestId, cost, { accountId: key.accountId, apiKeyId: key.id, modelId: model.id, apiTier: plan.apiTier }, check?.blockKey);
+    if (check) await this.enforceFolded(requestId, check, counted);
     const headers = rateLimitHeaders(counted.buckets, counted.decision, this.config.RATE_LIMIT_WINDOW_MS);
     const { denial, now } = counted.decision;
     if (denial) {
@@ -58,5 +62,19 @@ export class RateLimitStage implements AdmissionStage {
       headers,
       settle: (usage) => counted.settle(usage === null ? null : tokensUsed(usage, worstCase)),
     };
+  }
+
+  /**
+   * The caller check folded into the admission call: refused when the block key was set (nothing
+   * was counted), else decided by the full check where the read is not enough (the local fallback,
+   * or a caller that needs its address checked too), which releases what admission counted.
+   */
+  private async enforceFolded(requestId: string, check: FoldableCheck, counted: Counted): Promise<void> {
+    const read = counted.decision.blockedUntil;
+    const decided = read === undefined ? undefined : check.decide(read);
+    if (decided !== undefined) return this.gate.enforce(requestId, decided);
+    const verdict = await check.run();
+    if (verdict && typeof read !== 'number') await counted.settle(null);
+    this.gate.enforce(requestId, verdict);
   }
 }

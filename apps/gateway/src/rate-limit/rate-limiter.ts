@@ -33,9 +33,10 @@ export class RateLimiter {
     availability.onRecovery(() => this.local.forget());
   }
 
-  async admit(buckets: readonly Bucket[], member: string, cost: number, hit: HitInfo): Promise<Counted> {
+  /** `blockKey`: an abuse block read in the same Redis call (`decision.blockedUntil`; not in the local fallback). */
+  async admit(buckets: readonly Bucket[], member: string, cost: number, hit: HitInfo, blockKey?: string): Promise<Counted> {
     try {
-      const decision = await this.availability.call('rate-limit admit', () => this.shared.admit(buckets, member, cost, hit));
+      const decision = await this.availability.call('rate-limit admit', () => this.shared.admit(buckets, member, cost, hit, blockKey));
       return {
         decision,
         buckets,

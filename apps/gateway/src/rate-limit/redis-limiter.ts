@@ -26,12 +26,18 @@ export class RedisLimiter implements LimiterBackend {
     private readonly options: RedisLimiterOptions,
   ) {}
 
-  async admit(buckets: readonly Bucket[], member: string, cost: number, hit: HitInfo): Promise<Decision> {
+  /** With `blockKey`, also reads that abuse block first: when it is set, nothing is counted (`blockedUntil`). */
+  async admit(buckets: readonly Bucket[], member: string, cost: number, hit: HitInfo, blockKey?: string): Promise<Decision> {
     const keys = this.keysOf(buckets);
     keys.push(hitLogKey(this.options.prefix, hit.accountId));
+    if (blockKey !== undefined) keys.push(blockKey);
     const args: Array<string | number> = [member, cost, this.options.windowMs, buckets.length, hit.apiKeyId, hit.modelId, hit.apiTier, this.options.logSize, LOG_TTL_SECONDS];
     for (const { limits } of buckets) args.push(limits.rpm ?? -1, limits.tpm ?? -1, limits.rpd ?? -1);
-    return decode((await ADMIT.run(this.redis, keys, args)) as number[], buckets.length);
+    const out = (await ADMIT.run(this.redis, keys, args)) as number[];
+    if (out[0] < 0) return { now: out[3], states: [], blockedUntil: out[2] };
+    const decision = decode(out, buckets.length);
+    if (blockKey !== undefined) decision.blockedUntil = null;
+    return decision;
   }
 
   async settle(buckets: readonly Bucket[], member: string, tokens: number | null): Promise<void> {

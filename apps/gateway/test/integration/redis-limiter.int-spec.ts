@@ -112,6 +112,20 @@ describe('rate-limit scripts', () => {
     expect(await redis.ttl(hitLogKey(PREFIX, 'acct'))).toBeGreaterThan(0);
   });
 
+  it('reads an abuse block key in the same call: a set block counts nothing, no block admits as usual', async () => {
+    const b = bucket({ rpm: 5 });
+    const block = `${PREFIX}ab:b:key:test`;
+    const free = await limiter.admit([b], 'a', 0, hit, block);
+    expect(free.blockedUntil).toBeNull();
+    expect(free.states[0].count).toBe(1);
+    await redis.set(block, String(free.now + 30_000), 'PX', 30_000);
+    const blocked = await limiter.admit([b], 'b', 0, hit, block);
+    expect(blocked).toEqual({ now: expect.any(Number), states: [], blockedUntil: free.now + 30_000 });
+    await redis.del(block);
+    expect((await limiter.admit([b], 'c', 0, hit, block)).states[0].count).toBe(2);
+    expect((await limiter.admit([b], 'd', 0, hit)).blockedUntil).toBeUndefined();
+  });
+
   it('loads its scripts again when Redis lost them', async () => {
     await redis.script('FLUSH');
     expect((await limiter.admit([bucket({ rpm: 1 })], 'a', 0, hit)).denial).toBeUndefined();
