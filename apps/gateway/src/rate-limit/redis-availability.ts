@@ -4,6 +4,7 @@ import { Logger } from '@svc/logging';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { GATEWAY_LOGGER } from '../logger.token';
 import { REDIS } from '../redis/redis.module';
+import { coalesceRedisWrites } from './redis-writes';
 
 export class RedisUnavailableError extends Error {
   override name = 'RedisUnavailableError';
@@ -27,7 +28,9 @@ export class RedisAvailability implements OnModuleInit {
     @Inject(REDIS) readonly redis: Redis,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     @Inject(GATEWAY_LOGGER) private readonly logger: Logger,
-  ) {}
+  ) {
+    coalesceRedisWrites(redis);
+  }
 
   /** Serve from the start on Redis when it is there, instead of starting degraded while it connects. */
   async onModuleInit(): Promise<void> {
