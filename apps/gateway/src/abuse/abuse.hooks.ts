@@ -1,12 +1,11 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { hashApiKeySecret } from '@svc/auth';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { HEADER } from '@svc/headers';
 import { Logger } from '@svc/logging';
 import { AuthenticatedRequest } from '../auth/auth.decorators';
-import { bearerToken } from '../auth/bearer-token';
+import { bearerSecretHash } from '../auth/bearer-token';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { sendError } from '../http/send-error';
 import { GATEWAY_LOGGER } from '../logger.token';
@@ -61,8 +60,7 @@ export class AbuseHooks implements OnModuleInit {
 
   async before(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     if (!API_PATH.test(request.url)) return undefined;
-    const token = bearerToken(request.headers.authorization);
-    const state: RequestState = { secretHash: token === undefined ? undefined : hashApiKeySecret(token), answered: false, deferred: false };
+    const state: RequestState = { secretHash: bearerSecretHash(request), answered: false, deferred: false };
     this.state.set(request, state);
     const hash = state.secretHash;
     if (hash && this.protection.isAuthenticated(hash) && this.admissionRoutes.has(routeOf(request))) {
