@@ -47,6 +47,15 @@ describe('BufferedDestination', () => {
     expect(writes).toHaveLength(count);
   });
 
+  it("writes what waits on pino's flush, and calls back", () => {
+    const log = logger();
+    log.info('waiting');
+    const done = jest.fn();
+    log.flush(done);
+    expect(writes).toHaveLength(1);
+    expect(done).toHaveBeenCalled();
+  });
+
   it('stops batching once told (shutdown)', () => {
     const log = logger();
     log.info('waiting');

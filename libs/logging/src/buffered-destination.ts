@@ -38,11 +38,17 @@ export class BufferedDestination {
       return;
     }
     this.pending += line;
-    if (this.lastLevel >= WARN || this.pending.length >= this.options.maxBuffered) this.flush();
-    else this.timer ??= setTimeout(this.flush, this.options.flushMs).unref();
+    if (this.lastLevel >= WARN || this.pending.length >= this.options.maxBuffered) this.writePending();
+    else this.timer ??= setTimeout(this.writePending, this.options.flushMs).unref();
   }
 
-  readonly flush = (): void => {
+  /** Writes what waits (pino's `logger.flush(cb)` calls this). */
+  flush(cb?: (err?: Error) => void): void {
+    this.writePending();
+    cb?.();
+  }
+
+  private readonly writePending = (): void => {
     if (this.timer !== undefined) {
       clearTimeout(this.timer);
       this.timer = undefined;
@@ -55,7 +61,7 @@ export class BufferedDestination {
 
   /** From now on every line is written at once (shutdown: nothing may wait in memory). */
   unbuffered(): void {
-    this.flush();
+    this.writePending();
     this.direct = true;
   }
 }

@@ -15,7 +15,7 @@ let stdout: BufferedDestination | undefined;
 function processStdout(): BufferedDestination {
   if (stdout) return stdout;
   const dest = new BufferedDestination(pino.destination({ dest: 1, sync: true }), { flushMs: FLUSH_MS, maxBuffered: MAX_BUFFERED });
-  process.on('exit', dest.flush);
+  process.on('exit', () => dest.flush());
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.prependOnceListener(signal, () => {
       dest.unbuffered();
