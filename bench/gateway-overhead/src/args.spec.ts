@@ -25,5 +25,6 @@ describe('bench arguments', () => {
     expect(() => parse(['--url', 'http://x'])).toThrow(/--no-platform-start/);
     expect(() => parse(['--duration', '0'])).toThrow(/--duration/);
     expect(() => parse(['--connections', 'many'])).toThrow(/--connections/);
+    expect(() => parse(['--no-platform-start', '--url', 'http://x', '--profile'])).toThrow(/--profile/);
   });
 });

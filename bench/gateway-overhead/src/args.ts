@@ -19,7 +19,9 @@ export const USAGE = `Usage: npm run bench:gateway -- [options]
   --api-key <key>         platform key (default $BENCH_API_KEY, else the bench ADMIN key)
   --model <id>            catalog model id (default bench-upstream)
   --start-timeout <s>     seconds to wait for the platform's /healthz (default 600)
-  --out <file>            JSON results (default bench/gateway-overhead/last-run.json)`;
+  --out <file>            JSON results (default bench/gateway-overhead/last-run.json)
+  --profile               CPU profiles of the platform's processes (node --cpu-prof), summarized for
+                          the measured runs only (files in tmp/bench-gateway-overhead/profiles)`;
 
 export interface BenchOptions {
   durationSeconds: number;
@@ -37,6 +39,8 @@ export interface BenchOptions {
   model: string;
   startTimeoutSeconds: number;
   out: string;
+  /** Profile the platform it starts and summarize the measured runs. */
+  profile: boolean;
   help: boolean;
 }
 
@@ -59,12 +63,14 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv, root: str
       model: { type: 'string' },
       'start-timeout': { type: 'string' },
       out: { type: 'string' },
+      profile: { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });
   const startPlatform = !values['no-platform-start'];
   if (!startPlatform && !values.url) throw new Error('--no-platform-start needs --url <base of the running platform>');
   if (startPlatform && values.url) throw new Error('--url is for --no-platform-start; without it the benchmark starts its own platform');
+  if (!startPlatform && values.profile) throw new Error('--profile needs the platform the benchmark starts (start yours with SVC_NODE_ARGS=--cpu-prof instead)');
   return {
     durationSeconds: num('duration', values.duration, 10, 1),
     warmupSeconds: num('warmup', values.warmup, 3, 0),
@@ -81,6 +87,7 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv, root: str
     model: values.model ?? 'bench-upstream',
     startTimeoutSeconds: num('start-timeout', values['start-timeout'], 600, 1),
     out: path.resolve(root, values.out ?? 'bench/gateway-overhead/last-run.json'),
+    profile: values.profile ?? false,
     help: values.help ?? false,
   };
 }

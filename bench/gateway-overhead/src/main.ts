@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runBench } from '@svc/testing';
@@ -7,6 +7,7 @@ import { freePort, Helper, repoRoot, startFakeUpstream, startPrivateNats } from 
 import { runLoad, Target } from './load';
 import { startPlatform } from './platform';
 import { cpuDelta, processLabel, snapshot } from './proc-cpu';
+import { nowUs, ProfileSummary, profilesByPid, readProfile, renderSummary, summarizeProfile, WindowUs } from './profile-summary';
 import { checkTargets, failures, REFERENCE, renderChecks, renderTable, SideResult } from './report';
 import { measureStreaming } from './stream-ttfb';
 
@@ -40,14 +41,18 @@ async function measureSide(name: string, target: Target, stream: Target, options
   const { durationSeconds: duration, warmupSeconds: warmup, connections } = options;
   if (warmup > 0) await runLoad(target, 1, warmup);
   say(`${name}: 1 connection for ${duration} s`);
+  const unloadedFrom = nowUs();
   const unloaded = await runLoad(target, 1, duration);
+  const unloadedWindow: WindowUs = [unloadedFrom, nowUs()];
 
   if (warmup > 0) await runLoad(target, connections, warmup);
   say(`${name}: ${connections} connections for ${duration} s`);
   const extra = cpu.nats === undefined ? [] : [cpu.nats];
   const before = snapshot(cpu.roots, extra);
   const selfBefore = process.cpuUsage();
+  const loadedFrom = nowUs();
   const loaded = await runLoad(target, connections, duration);
+  const loadedWindow: WindowUs = [loadedFrom, nowUs()];
   const self = process.cpuUsage(selfBefore);
   const after = snapshot(cpu.roots, extra);
 
@@ -56,10 +61,12 @@ async function measureSide(name: string, target: Target, stream: Target, options
   const perRequest = (seconds: number): number => (seconds * 1000) / requests;
   let ownSeconds = 0;
   const breakdown: Record<string, number> = {};
+  const labels: Record<number, string> = {};
   for (const [pid, seconds] of delta.bySeconds) {
     if (pid === cpu.nats) continue;
     ownSeconds += seconds;
     const label = processLabel(pid, after.comms.get(pid) ?? String(pid));
+    labels[pid] = label;
     breakdown[label] = (breakdown[label] ?? 0) + perRequest(seconds);
   }
   if (delta.exited > 0) say(`${name}: ${delta.exited} process(es) exited during the run; their CPU is not counted`);
@@ -75,6 +82,8 @@ async function measureSide(name: string, target: Target, stream: Target, options
     cpuBreakdown: cpu.roots.length > 0 ? breakdown : undefined,
     natsCpuMsPerRequest: cpu.nats === undefined ? undefined : perRequest(delta.bySeconds.get(cpu.nats) ?? 0),
     loadGeneratorCpuMsPerRequest: (self.user + self.system) / 1000 / requests,
+    windowsUs: { unloaded: unloadedWindow, loaded: loadedWindow },
+    labels,
   };
 }
 
@@ -125,6 +134,7 @@ async function main(): Promise<void> {
     ...[...failures(directResult).map((f) => `direct: ${f}`), ...(platformResult ? failures(platformResult).map((f) => `platform: ${f}`) : [])],
     ...(platformError ? [`platform not measured: ${platformError}`, ''] : []),
     `For reference, ${REFERENCE}.`,
+    ...renderProfiles(platformResult),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 
@@ -153,6 +163,8 @@ async function measurePlatform(root: string, upstreamBaseUrl: string, options: B
     const port = await freePort();
     const logDir = path.join(root, 'tmp/bench-gateway-overhead');
     mkdirSync(logDir, { recursive: true });
+    const profileDir = path.join(logDir, 'profiles');
+    rmSync(profileDir, { recursive: true, force: true });
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       PORT: String(port),
@@ -170,6 +182,8 @@ async function measurePlatform(root: string, upstreamBaseUrl: string, options: B
       // `npm run bench:gateway` has just built; the platform must run what this benchmark was built with.
       SVC_SKIP_BUILD: '1',
       START_TIMEOUT_MS: String(options.startTimeoutSeconds * 1000),
+      // tools/start passes SVC_NODE_ARGS to every service; profiles are written when they exit.
+      ...(options.profile ? { SVC_NODE_ARGS: `${process.env.SVC_NODE_ARGS ?? ''} --cpu-prof --cpu-prof-dir=${profileDir}`.trim() } : {}),
     };
     say(`starting the platform on port ${port} (log: ${path.relative(root, logDir)}/platform.log)`);
     const platform = await startPlatform(root, env, port, path.join(logDir, 'platform.log'), options.startTimeoutSeconds * 1000);
@@ -178,13 +192,43 @@ async function measurePlatform(root: string, upstreamBaseUrl: string, options: B
     cpu.roots.push(platform.pid);
     cpu.nats = nats.pid;
     say(`platform healthy at ${baseUrl}`);
-  } else {
-    baseUrl = options.url as string;
-    if (options.platformPid !== undefined) cpu.roots.push(options.platformPid);
+    const target = chatTarget(`${baseUrl}/api/v1/chat/completions`, options.model, false, options.apiKey);
+    await probe(target, 'the platform');
+    const result = await measureSide('platform', target, chatTarget(target.url, options.model, true, options.apiKey), options, cpu);
+    if (!options.profile) return result;
+    await platform.stop();
+    return { ...result, profiles: summarizeProfiles(profileDir, result) };
   }
+  baseUrl = options.url as string;
+  if (options.platformPid !== undefined) cpu.roots.push(options.platformPid);
   const target = chatTarget(`${baseUrl}/api/v1/chat/completions`, options.model, false, options.apiKey);
   await probe(target, 'the platform');
   return measureSide('platform', target, chatTarget(target.url, options.model, true, options.apiKey), options, cpu);
+}
+
+/** The platform's profiles (written as its processes exit) over the two measured load runs. */
+function summarizeProfiles(dir: string, result: SideResult): Record<string, { unloaded: ProfileSummary; loaded: ProfileSummary }> {
+  const summaries: Record<string, { unloaded: ProfileSummary; loaded: ProfileSummary }> = {};
+  if (!result.windowsUs) return summaries;
+  for (const [pid, file] of profilesByPid(dir)) {
+    const label = result.labels?.[pid] ?? String(pid);
+    const profile = readProfile(file);
+    summaries[label] = {
+      unloaded: summarizeProfile(profile, result.windowsUs.unloaded, result.unloaded.ok + result.unloaded.non2xx),
+      loaded: summarizeProfile(profile, result.windowsUs.loaded, result.loaded.ok + result.loaded.non2xx),
+    };
+  }
+  return summaries;
+}
+
+function renderProfiles(result: SideResult | undefined): string[] {
+  if (!result?.profiles) return [];
+  const lines = ['', 'CPU profiles of the measured runs, self time by function (start-up and idle time left out):'];
+  for (const [label, { unloaded, loaded }] of Object.entries(result.profiles)) {
+    if (loaded.busyMsPerRequest < 0.01 && unloaded.busyMsPerRequest < 0.01) continue;
+    lines.push('', renderSummary(`${label}, 1 connection`, unloaded), '', renderSummary(`${label}, ${result.loaded.connections} connections`, loaded));
+  }
+  return lines;
 }
 
 runBench('bench', main, cleanups);

@@ -1,4 +1,5 @@
 import { LoadResult } from './load';
+import { ProfileSummary } from './profile-summary';
 import { StreamResult } from './stream-ttfb';
 
 /** What one side (the fake upstream directly, or the platform in front of it) measured. */
@@ -16,6 +17,12 @@ export interface SideResult {
   natsCpuMsPerRequest?: number;
   /** CPU ms per request spent by this benchmark process itself (the load generator). */
   loadGeneratorCpuMsPerRequest: number;
+  /** Monotonic microseconds (the clock of `--cpu-prof` samples) of the two load runs. */
+  windowsUs?: { unloaded: [number, number]; loaded: [number, number] };
+  /** Labels of the side's processes (pid -> gateway, chat, ...), for their profiles. */
+  labels?: Record<number, string>;
+  /** With --profile: each process's CPU profile over the two load runs. */
+  profiles?: Record<string, { unloaded: ProfileSummary; loaded: ProfileSummary }>;
 }
 
 export interface TargetCheck {
