@@ -5,8 +5,8 @@ import { ChatCompletionParams, PromptBudgetReply, SVC_PARAMETER_DEFAULTS, TextUs
 const PER_MESSAGE_OVERHEAD = 8;
 /** Tokens around the whole prompt (begin-of-text, the assistant's header), generously. */
 const TEMPLATE_OVERHEAD = 32;
-/** Tokens a template adds around tool definitions. */
-const TOOLS_OVERHEAD = 256;
+/** Tokens a template adds around a tool or response-format schema. */
+const SCHEMA_OVERHEAD = 256;
 const DEFAULT_MAX_COMPLETION = 512;
 /** Web augmentation (docs/retrieval.md): at most one search and 5 scraped pages per request. */
 const MAX_WEB_SEARCHES = 1;
@@ -40,8 +40,8 @@ export function chatWorstCase(params: ChatCompletionParams, model: ModelDefiniti
   for (const message of params.messages) prompt += bytes(JSON.stringify(message)) + PER_MESSAGE_OVERHEAD;
   if (svc.include_svc_system_prompt) prompt += additions.budget.systemPromptBytes;
   if (svc.disable_thinking) prompt += additions.budget.noThinkInstructionBytes;
-  if (params.tools?.length) prompt += bytes(JSON.stringify(params.tools)) + TOOLS_OVERHEAD;
-  if (params.response_format) prompt += bytes(JSON.stringify(params.response_format)) + TOOLS_OVERHEAD;
+  if (params.tools?.length) prompt += bytes(JSON.stringify(params.tools)) + SCHEMA_OVERHEAD;
+  if (params.response_format) prompt += bytes(JSON.stringify(params.response_format)) + SCHEMA_OVERHEAD;
   if (web) prompt += WEB_CONTEXT_MAX_BYTES + PER_MESSAGE_OVERHEAD;
 
   const candidates = [model, ...(params.fallbacks ?? []).map((id) => catalog?.resolve(id, 'text')).filter((m): m is ModelDefinition => m !== undefined)];
