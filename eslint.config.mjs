@@ -1,8 +1,21 @@
 // Lint rules from docs/architecture.md: typed promise handling, exhaustive switches, strict
 // equality, and Nx module boundaries by tag (scope:* and type:*).
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import js from '@eslint/js';
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
+
+// @nx/enforce-module-boundaries silently skips itself when no project graph is cached: build it
+// first (what `nx show projects` does), and refuse to lint without it.
+const GRAPH = path.join(import.meta.dirname, '.nx/workspace-data/project-graph.json');
+if (!existsSync(GRAPH)) {
+  const nxBin = createRequire(import.meta.url).resolve('nx/bin/nx.js');
+  execFileSync(process.execPath, [nxBin, 'show', 'projects'], { cwd: import.meta.dirname, stdio: 'ignore' });
+  if (!existsSync(GRAPH)) throw new Error(`No Nx project graph at ${GRAPH}: module boundaries cannot be checked. Run \`npx nx show projects\`.`);
+}
 
 const scopes = ['gateway', 'chat', 'media', 'audio', 'billing', 'keys', 'wallet'];
 const TEST_FILES = ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/test/**/*.ts', 'e2e/**/*.ts'];
@@ -49,7 +62,21 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: {
       sourceType: 'commonjs',
-      globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly', console: 'readonly', fetch: 'readonly', AbortSignal: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', Buffer: 'readonly', URL: 'readonly' },
+      globals: {
+        require: 'readonly',
+        module: 'writable',
+        __dirname: 'readonly',
+        process: 'readonly',
+        console: 'readonly',
+        fetch: 'readonly',
+        AbortSignal: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        Buffer: 'readonly',
+        URL: 'readonly',
+      },
     },
   },
   { files: ['**/*.mjs'], languageOptions: { sourceType: 'module' } },

@@ -7,7 +7,13 @@ const transform = {
   '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', diagnostics: false }],
 };
 const moduleNameMapper = pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/' });
-const common = { rootDir: __dirname, testEnvironment: '<rootDir>/libs/testing/src/jest/node-environment.js', transform, moduleNameMapper, modulePathIgnorePatterns: ['<rootDir>/dist/'] };
+const common = {
+  rootDir: __dirname,
+  testEnvironment: '<rootDir>/libs/testing/src/jest/node-environment.js',
+  transform,
+  moduleNameMapper,
+  modulePathIgnorePatterns: ['<rootDir>/dist/'],
+};
 
 module.exports = {
   projects: [

@@ -19,7 +19,11 @@ describe('audio end to end', () => {
   });
 
   const post = (path: string, body: unknown) =>
-    fetch(`${platform.apiUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${platform.adminKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${platform.apiUrl}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${platform.adminKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
 
   it('speaks and transcribes back with the OpenAI client', async () => {
     const text = 'Thank you very much for your help. The weather is nice today.';
@@ -32,7 +36,9 @@ describe('audio end to end', () => {
   });
 
   it('runs a queued speech job to its audio and deletes it on complete', async () => {
-    const queued = (await (await post('/audio/queue', { model: 'svc-flite', prompt: 'A short chapter. It has two sentences.', response_format: 'mp3' })).json()) as { queue_id: string };
+    const queued = (await (
+      await post('/audio/queue', { model: 'svc-flite', prompt: 'A short chapter. It has two sentences.', response_format: 'mp3' })
+    ).json()) as { queue_id: string };
     let res: Response;
     for (let i = 0; ; i++) {
       res = await post('/audio/retrieve', { model: 'svc-flite', queue_id: queued.queue_id });

@@ -47,7 +47,10 @@ describe('billing end to end', () => {
 
   const json = (res: Response) => res.json() as Promise<any>;
   const http = (p: string, init: RequestInit = {}, key = platform.adminKey) =>
-    fetch(`${platform.apiUrl}${p}`, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
+    fetch(`${platform.apiUrl}${p}`, {
+      ...init,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
+    });
   const nano = (n: bigint) => {
     const whole = n / 1_000_000_000n;
     const fraction = (n % 1_000_000_000n).toString().padStart(9, '0').replace(/0+$/, '');
@@ -77,13 +80,19 @@ describe('billing end to end', () => {
   }
   const expectUsdBalance = (expected: bigint) => expectBalance(expected);
 
-  /** The prompt tokens the hold counted for a request (docs/billing.md, "What a hold covers"). */
+  /**
+   * The prompt tokens the hold counted for a request (docs/billing.md, "What a hold covers"). A
+   * request admitted under a credit lease has its row once it is settled (or its gateway fallback
+   * recorded), in a batch a few milliseconds later.
+   */
   async function reservedPromptTokens(requestId: string): Promise<number> {
     const sql = new Client({ connectionString: billingDb });
     await sql.connect();
     try {
-      const { rows } = await sql.query(`SELECT worst_case->>'promptTokens' AS p FROM reservations WHERE request_id = $1`, [requestId]);
-      return Number(rows[0].p);
+      for (const deadline = Date.now() + 5_000; ; await new Promise((r) => setTimeout(r, 50))) {
+        const { rows } = await sql.query(`SELECT worst_case->>'promptTokens' AS p FROM reservations WHERE request_id = $1`, [requestId]);
+        if (rows[0] || Date.now() > deadline) return Number(rows[0]?.p);
+      }
     } finally {
       await sql.end();
     }
@@ -98,19 +107,33 @@ describe('billing end to end', () => {
   });
 
   it('charges exact costs for mixed streaming and non-streaming requests, with balances before each request and the cost in the response', async () => {
-    const { data, response } = await admin.chat.completions.create({ model: 'e2e-upstream', messages: [{ role: 'user', content: 'one two three four five' }], max_tokens: 64 }).withResponse();
+    const { data, response } = await admin.chat.completions
+      .create({ model: 'e2e-upstream', messages: [{ role: 'user', content: 'one two three four five' }], max_tokens: 64 })
+      .withResponse();
     expect(data.usage).toMatchObject({ prompt_tokens: 5, completion_tokens: 8 });
     expect((data as unknown as { cost: unknown }).cost).toEqual({ usd: 0.00000021, diem: 0 });
     expect(response.headers.get('x-svc-balance-usd')).toBe('100.00');
     expectedUsd -= cost(5, 8);
 
-    const stream = await admin.chat.completions.create({ model: 'e2e-upstream', messages: [{ role: 'user', content: 'six seven eight' }], stream: true, stream_options: { include_usage: true } });
+    const stream = await admin.chat.completions.create({
+      model: 'e2e-upstream',
+      messages: [{ role: 'user', content: 'six seven eight' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     const chunks = [];
     for await (const chunk of stream) chunks.push(chunk);
     expect(chunks.at(-1)?.usage).toMatchObject({ prompt_tokens: 3, completion_tokens: 8 });
     expectedUsd -= cost(3, 8);
 
-    await admin.chat.completions.create({ model: 'e2e-upstream', messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'nine ten' }], max_tokens: 3 });
+    await admin.chat.completions.create({
+      model: 'e2e-upstream',
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'nine ten' },
+      ],
+      max_tokens: 3,
+    });
     expectedUsd -= cost(4, 3);
     await expectUsdBalance(expectedUsd);
   });
@@ -118,7 +141,11 @@ describe('billing end to end', () => {
   it('bills a stream cut by the client for what was generated up to the cut, and holds nothing after', async () => {
     upstream.configure({ completionTokens: 200, tokenDelayMs: 40 });
     const controller = new AbortController();
-    const res = await http('/chat/completions', { method: 'POST', body: JSON.stringify({ model: 'e2e-upstream', messages: [{ role: 'user', content: 'Count slowly please' }], stream: true }), signal: controller.signal });
+    const res = await http('/chat/completions', {
+      method: 'POST',
+      body: JSON.stringify({ model: 'e2e-upstream', messages: [{ role: 'user', content: 'Count slowly please' }], stream: true }),
+      signal: controller.signal,
+    });
     const requestId = res.headers.get('cf-ray')!;
     const reader = res.body!.getReader();
     const text = await readUntil(reader, 3);
@@ -145,13 +172,29 @@ describe('billing end to end', () => {
 
   it('refuses with 402 before any model runs when the balance or the key’s limit cannot cover the worst case', async () => {
     const before = upstream.requestCount;
-    const pricey = await http('/chat/completions', { method: 'POST', body: JSON.stringify({ model: 'e2e-pricey', messages: [{ role: 'user', content: 'hi' }] }) });
+    const pricey = await http('/chat/completions', {
+      method: 'POST',
+      body: JSON.stringify({ model: 'e2e-pricey', messages: [{ role: 'user', content: 'hi' }] }),
+    });
     expect(pricey.status).toBe(402);
-    expect(await json(pricey)).toEqual({ error: expect.stringMatching(/^Insufficient balance: this request may cost up to 640\.0001\d* USD, and the account has 99\.\d+ USD available\. Add credits/) });
+    expect(await json(pricey)).toEqual({
+      error: expect.stringMatching(
+        /^Insufficient balance: this request may cost up to 640\.0001\d* USD, and the account has 99\.\d+ USD available\. Add credits/,
+      ),
+    });
     expect(pricey.headers.get('cf-ray')).toBeTruthy();
 
-    const created = await json(await http('/api_keys', { method: 'POST', body: JSON.stringify({ apiKeyType: 'INFERENCE', description: 'capped', consumptionLimit: { usd: 0.000001 } }) }));
-    const capped = await http('/chat/completions', { method: 'POST', body: JSON.stringify({ model: 'e2e-upstream', messages: [{ role: 'user', content: 'hi' }] }) }, created.data.apiKey);
+    const created = await json(
+      await http('/api_keys', {
+        method: 'POST',
+        body: JSON.stringify({ apiKeyType: 'INFERENCE', description: 'capped', consumptionLimit: { usd: 0.000001 } }),
+      }),
+    );
+    const capped = await http(
+      '/chat/completions',
+      { method: 'POST', body: JSON.stringify({ model: 'e2e-upstream', messages: [{ role: 'user', content: 'hi' }] }) },
+      created.data.apiKey,
+    );
     expect(capped.status).toBe(402);
     expect((await json(capped)).error).toMatch(/^This API key's USD consumption limit of 0.000001 USD per epoch \(UTC day\) does not cover this request/);
     expect(upstream.requestCount).toBe(before);
@@ -162,8 +205,24 @@ describe('billing end to end', () => {
     expect(first.headers.get('x-pagination-limit')).toBe('10');
     expect(first.headers.get('x-pagination-page')).toBe('1');
     const page = await json(first);
-    expect(page.data.map((e: any) => e.sku)).toEqual(['e2e-upstream-llm-input-mtoken', 'e2e-upstream-llm-output-mtoken', 'e2e-upstream-llm-input-mtoken', 'e2e-upstream-llm-output-mtoken', 'e2e-upstream-llm-input-mtoken', 'e2e-upstream-llm-output-mtoken', 'e2e-upstream-llm-input-mtoken', 'e2e-upstream-llm-output-mtoken']);
-    expect(page.data[0]).toMatchObject({ amount: -0.00000005, currency: 'USD', pricePerUnitUsd: 0.01, units: 0.000005, notes: 'API Inference', inferenceDetails: { promptTokens: 5, completionTokens: 8 } });
+    expect(page.data.map((e: any) => e.sku)).toEqual([
+      'e2e-upstream-llm-input-mtoken',
+      'e2e-upstream-llm-output-mtoken',
+      'e2e-upstream-llm-input-mtoken',
+      'e2e-upstream-llm-output-mtoken',
+      'e2e-upstream-llm-input-mtoken',
+      'e2e-upstream-llm-output-mtoken',
+      'e2e-upstream-llm-input-mtoken',
+      'e2e-upstream-llm-output-mtoken',
+    ]);
+    expect(page.data[0]).toMatchObject({
+      amount: -0.00000005,
+      currency: 'USD',
+      pricePerUnitUsd: 0.01,
+      units: 0.000005,
+      notes: 'API Inference',
+      inferenceDetails: { promptTokens: 5, completionTokens: 8 },
+    });
     expect(page.nextCursor).toBeNull();
 
     const small = await json(await http('/billing/usage-history?pageSize=10&currency=USD&startTimestamp=2000-01-01T00:00:00Z'));
@@ -183,7 +242,9 @@ describe('billing end to end', () => {
     expect(analytics.topKeyNames).toEqual(['Bootstrap admin key (SVC_ADMIN_KEY)']);
     expect((await http('/billing/usage-analytics?lookback=91d')).status).toBe(400);
 
-    const inference = await json(await http('/api_keys', { method: 'POST', body: JSON.stringify({ apiKeyType: 'INFERENCE', description: 'no billing access' }) }));
+    const inference = await json(
+      await http('/api_keys', { method: 'POST', body: JSON.stringify({ apiKeyType: 'INFERENCE', description: 'no billing access' }) }),
+    );
     const denied = await http('/billing/balance', {}, inference.data.apiKey);
     expect(denied.status).toBe(401);
     expect(await json(denied)).toEqual({ error: 'Admin API key required' });
@@ -197,7 +258,10 @@ describe('billing end to end', () => {
     expect(rows).toHaveLength(1);
     const account = rows[0].id as string;
     const cli = (...args: string[]) =>
-      promisify(execFile)(process.execPath, [path.join(REPO_ROOT, 'dist/apps/billing/src/cli/main.js'), ...args], { cwd: REPO_ROOT, env: { ...process.env, BILLING_DATABASE_URL: billingDb } });
+      promisify(execFile)(process.execPath, [path.join(REPO_ROOT, 'dist/apps/billing/src/cli/main.js'), ...args], {
+        cwd: REPO_ROOT,
+        env: { ...process.env, BILLING_DATABASE_URL: billingDb },
+      });
     const credited = JSON.parse((await cli('credit', '--account', account, '--usd', '2.5', '--reason', 'e2e top-up')).stdout);
     expect(credited).toMatchObject({ status: 'applied', creditedUsd: '2.50' });
     expectedUsd += 2_500_000_000n;
@@ -205,13 +269,20 @@ describe('billing end to end', () => {
     try {
       const balance = await json(await http('/billing/balance'));
       expect(balance).toMatchObject({ consumptionCurrency: 'DIEM', balances: { diem: 1 }, diemEpochAllocation: 1 });
-      const { data, response } = await admin.chat.completions.create({ model: 'e2e-upstream', messages: [{ role: 'user', content: 'one two' }], max_tokens: 8 }).withResponse();
+      const { data, response } = await admin.chat.completions
+        .create({ model: 'e2e-upstream', messages: [{ role: 'user', content: 'one two' }], max_tokens: 8 })
+        .withResponse();
       expect((data as unknown as { cost: unknown }).cost).toEqual({ usd: 0, diem: 0.00000018 });
       expect(response.headers.get('x-svc-balance-diem')).toBe('1.00');
       await expectBalance(1_000_000_000n - cost(2, 8), 'x-svc-balance-diem');
       await expectUsdBalance(expectedUsd);
       const ledger = JSON.parse((await cli('ledger', '--account', account, '--limit', '4')).stdout);
-      expect(ledger.entries.map((e: any) => `${e.kind} ${e.currency} ${e.amount}`)).toEqual(['CHARGE DIEM -0.00000018', expect.stringMatching(/^RELEASE DIEM -0\.\d+$/), expect.stringMatching(/^HOLD DIEM 0\.\d+$/), 'STAKE DIEM 1.00']);
+      expect(ledger.entries.map((e: any) => `${e.kind} ${e.currency} ${e.amount}`)).toEqual([
+        'CHARGE DIEM -0.00000018',
+        expect.stringMatching(/^RELEASE DIEM -0\.\d+$/),
+        expect.stringMatching(/^HOLD DIEM 0\.\d+$/),
+        'STAKE DIEM 1.00',
+      ]);
       expect(JSON.parse((await cli('reconcile')).stdout)).toMatchObject({ ok: true, mismatches: [] });
     } finally {
       await cli('stake', '--account', account, '--diem', '0');
@@ -220,12 +291,18 @@ describe('billing end to end', () => {
 
   it('leaves no lost or stuck credit when the chat service is killed mid-stream', async () => {
     upstream.configure({ completionTokens: 200, tokenDelayMs: 40 });
-    const res = await http('/chat/completions', { method: 'POST', body: JSON.stringify({ model: 'e2e-upstream', messages: [{ role: 'user', content: 'Talk until stopped' }], stream: true }) });
+    const res = await http('/chat/completions', {
+      method: 'POST',
+      body: JSON.stringify({ model: 'e2e-upstream', messages: [{ role: 'user', content: 'Talk until stopped' }], stream: true }),
+    });
     const requestId = res.headers.get('cf-ray')!;
     const reader = res.body!.getReader();
     let text = await readUntil(reader, 3);
 
-    const ready = platform.output().split('\n').filter((l) => l.includes('"chat service ready"'));
+    const ready = platform
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('"chat service ready"'));
     const pid = JSON.parse(ready.at(-1)!).pid as number;
     process.kill(pid, 'SIGKILL');
     for (;;) {
@@ -243,7 +320,10 @@ describe('billing end to end', () => {
     // start.js restarts the chat service; the platform serves and bills again.
     let next: Response | undefined;
     for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 250))) {
-      next = await http('/chat/completions', { method: 'POST', body: JSON.stringify({ model: 'e2e-upstream', messages: [{ role: 'user', content: 'back' }], max_tokens: 2 }) });
+      next = await http('/chat/completions', {
+        method: 'POST',
+        body: JSON.stringify({ model: 'e2e-upstream', messages: [{ role: 'user', content: 'back' }], max_tokens: 2 }),
+      });
       if (next.status === 200) break;
     }
     expect(next?.status).toBe(200);

@@ -19,7 +19,11 @@ describe('embeddings and augment end to end', () => {
   });
 
   const http = (p: string, body?: unknown) =>
-    fetch(`${platform.apiUrl}${p}`, { method: body === undefined ? 'GET' : 'POST', headers: { authorization: `Bearer ${platform.adminKey}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    fetch(`${platform.apiUrl}${p}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { authorization: `Bearer ${platform.adminKey}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
 
   it('embeds with the default model through the official client and charges one nano-USD per token', async () => {
     const before = (await http('/billing/balance')).headers.get('x-svc-balance-usd');
@@ -36,7 +40,9 @@ describe('embeddings and augment end to end', () => {
   });
 
   it('lists the embedding model with its limits, and refuses token arrays', async () => {
-    const models = (await (await http('/models?type=embedding')).json()) as { data: Array<{ id: string; model_spec: { constraints: Record<string, unknown> } }> };
+    const models = (await (await http('/models?type=embedding')).json()) as {
+      data: Array<{ id: string; model_spec: { constraints: Record<string, unknown> } }>;
+    };
     expect(models.data.find((m) => m.id === 'svc-zoo-embed')?.model_spec.constraints).toMatchObject({ dimensions: 160, maxBatch: 2048 });
     const res = await http('/embeddings', { model: 'svc-zoo-embed', input: [101, 2023] });
     expect(res.status).toBe(400);

@@ -15,9 +15,20 @@ import { freePort, RunningPlatform, ServiceProcess, startFakeOpenAiUpstream, sta
  * fired 40 and 200 at a time, through one and through two gateway replicas. The upstream counts
  * one prompt token per byte, the most any byte-level tokenizer can, so a hold that forgets part
  * of the prompt shows up as an uncollected charge or a balance spent beyond what it paid for.
+ * Balances worth N = 5 requests are reserved request by request; balances and limits worth
+ * N = 100 are admitted under credit leases (docs/billing.md, "Leases"), which must be as exact,
+ * and must come back when a gateway replica dies holding one.
  */
-const PERSONA = `You are Captain Verity, a careful lighthouse keeper who answers in plain words. ${'Keep the lamp lit and the log exact. '.repeat(55)}`.slice(0, 2000);
+const PERSONA = `You are Captain Verity, a careful lighthouse keeper who answers in plain words. ${'Keep the lamp lit and the log exact. '.repeat(55)}`.slice(
+  0,
+  2000,
+);
 const N = 5;
+/** Enough for credit leases: a lease takes at most a quarter of what is available, and at least 16 worst cases. */
+const LEASED_N = 100;
+/** Short lease times, so a dead replica's lease comes back within the test. */
+const LEASE_TTL_MS = 4_000;
+const SETTLE_GRACE_MS = 1_000;
 
 describe('holds cover every charge (issue 14)', () => {
   let platform: RunningPlatform;
@@ -37,7 +48,16 @@ describe('holds cover every charge (issue 14)', () => {
     search = createServer((req, res) => {
       const q = new URL(req.url ?? '/', 'http://x').searchParams.get('q') ?? '';
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ query: q, results: [1, 2, 3, 4, 5].map((i) => ({ title: `Result ${i}`, url: `https://example.com/${i}`, content: `Snippet ${i}. ${'The harbour lamp burns whale oil. '.repeat(30)}` })) }));
+      res.end(
+        JSON.stringify({
+          query: q,
+          results: [1, 2, 3, 4, 5].map((i) => ({
+            title: `Result ${i}`,
+            url: `https://example.com/${i}`,
+            content: `Snippet ${i}. ${'The harbour lamp burns whale oil. '.repeat(30)}`,
+          })),
+        }),
+      );
     });
     await new Promise<void>((resolve) => search.listen(0, '127.0.0.1', resolve));
     platform = await startPlatform({
@@ -49,6 +69,10 @@ describe('holds cover every charge (issue 14)', () => {
         RATE_LIMITS_ENABLED: 'false',
         ABUSE_PROTECTION_ENABLED: 'false',
         LOG_LEVEL: 'warn',
+        BILLING_LEASE_TTL_MS: String(LEASE_TTL_MS),
+        BILLING_LEASE_ADMIT_MS: '1500',
+        BILLING_SETTLE_GRACE_MS: String(SETTLE_GRACE_MS),
+        BILLING_SWEEP_INTERVAL_MS: '500',
       },
     });
     const env = platform.env;
@@ -61,7 +85,12 @@ describe('holds cover every charge (issue 14)', () => {
     await second.waitFor('gateway listening', 90_000);
     secondApi = `http://127.0.0.1:${port}/api/v1`;
 
-    const character = await post(platform.apiUrl, platform.adminKey, '/characters', { slug: 'captain-verity', name: 'Captain Verity', systemPrompt: PERSONA, modelId: 'money-upstream' });
+    const character = await post(platform.apiUrl, platform.adminKey, '/characters', {
+      slug: 'captain-verity',
+      name: 'Captain Verity',
+      systemPrompt: PERSONA,
+      modelId: 'money-upstream',
+    });
     expect(character.status).toBe(200);
     // One request on a rich account: what a request of this shape really costs.
     const before = await available(await bootstrapAccount());
@@ -90,7 +119,11 @@ describe('holds cover every charge (issue 14)', () => {
   });
 
   async function post(api: string, key: string, pathname: string, body: unknown): Promise<{ status: number; text: string }> {
-    const res = await fetch(`${api}${pathname}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${api}${pathname}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, text: await res.text() };
   }
 
@@ -105,19 +138,40 @@ describe('holds cover every charge (issue 14)', () => {
     return BigInt(rows[0]?.a ?? '0');
   }
 
-  /** The available balance once no hold of the account is open (settlement is asynchronous). */
-  async function settledAvailable(account: string): Promise<bigint> {
-    for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
-      const { rows } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM reservations WHERE account_id = $1 AND status = 'HELD'`, [account]);
-      if (rows[0].n === '0') return available(account);
+  /** Open holds of the account: reservations and credit leases. */
+  async function openHolds(account: string): Promise<number> {
+    const { rows } = await db.query<{ n: number }>(
+      `SELECT (SELECT count(*) FROM reservations WHERE account_id = $1 AND status = 'HELD') + (SELECT count(*) FROM leases WHERE account_id = $1 AND status <> 'CLOSED') AS n`,
+      [account],
+    );
+    return Number(rows[0].n);
+  }
+
+  /** The available balance once no hold of the account is open (settlement is asynchronous; an idle lease closes within about a second). */
+  async function settledAvailable(account: string, withinMs = 20_000): Promise<bigint> {
+    for (const deadline = Date.now() + withinMs; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+      if ((await openHolds(account)) === 0) return available(account);
     }
-    throw new Error('holds were still open after 20 s');
+    throw new Error(`holds were still open after ${withinMs} ms`);
+  }
+
+  async function leasesOf(account: string): Promise<number> {
+    const { rows } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM leases WHERE account_id = $1`, [account]);
+    return Number(rows[0].n);
   }
 
   async function newAccount(limit: bigint | null, credit: bigint): Promise<{ account: string; key: string }> {
     const { accountId } = await rpc.send(KEYS.CREATE_ACCOUNT, { name: `money ${Date.now()}` });
     const usd = limit === null ? null : Number(limit) / 1e9;
-    const { apiKey } = await rpc.send(KEYS.CREATE, { accountId, apiKeyType: 'INFERENCE', description: 'money', expiresAt: null, consumptionLimits: { usd, diem: null }, limitPeriod: 'LIFETIME', modelPrivacy: 'ALL' });
+    const { apiKey } = await rpc.send(KEYS.CREATE, {
+      accountId,
+      apiKeyType: 'INFERENCE',
+      description: 'money',
+      expiresAt: null,
+      consumptionLimits: { usd, diem: null },
+      limitPeriod: 'LIFETIME',
+      modelPrivacy: 'ALL',
+    });
     await db.query(`SELECT * FROM billing_adjust($1, 'CREDIT', $2, 'money test', NULL)`, [accountId, credit.toString()]);
     return { account: accountId, key: apiKey };
   }
@@ -146,28 +200,53 @@ describe('holds cover every charge (issue 14)', () => {
   }
 
   const cases = [
-    { limit: 'balance', concurrency: 40, replicas: 1 },
-    { limit: 'balance', concurrency: 200, replicas: 1 },
-    { limit: 'balance', concurrency: 40, replicas: 2 },
-    { limit: 'balance', concurrency: 200, replicas: 2 },
-    { limit: 'key limit', concurrency: 40, replicas: 1 },
-    { limit: 'key limit', concurrency: 200, replicas: 2 },
+    { limit: 'balance', n: N, concurrency: 40, replicas: 1 },
+    { limit: 'balance', n: N, concurrency: 200, replicas: 1 },
+    { limit: 'balance', n: N, concurrency: 40, replicas: 2 },
+    { limit: 'balance', n: N, concurrency: 200, replicas: 2 },
+    { limit: 'key limit', n: N, concurrency: 40, replicas: 1 },
+    { limit: 'key limit', n: N, concurrency: 200, replicas: 2 },
+    { limit: 'balance', n: LEASED_N, concurrency: 200, replicas: 2 },
+    { limit: 'key limit', n: LEASED_N, concurrency: 200, replicas: 2 },
   ] as const;
 
-  it.each(cases)('a $limit worth N requests serves at most N, each paid in full ($concurrency at once, $replicas replica(s))', async ({ limit, concurrency, replicas }) => {
-    const worth = unitCost * BigInt(N) + unitCost / 2n;
-    const { account, key } = limit === 'balance' ? await newAccount(null, worth) : await newAccount(worth, worth * 100n);
-    const apis = replicas === 2 ? [platform.apiUrl, secondApi] : [platform.apiUrl];
-    const { served, statuses } = await burst(key, concurrency, apis);
-    const after = await settledAvailable(account);
-    const { charged, uncollected } = await spending(account);
+  it.each(cases)(
+    'a $limit worth $n requests serves at most $n, each paid in full ($concurrency at once, $replicas replica(s))',
+    async ({ limit, n, concurrency, replicas }) => {
+      const worth = unitCost * BigInt(n) + unitCost / 2n;
+      const { account, key } = limit === 'balance' ? await newAccount(null, worth) : await newAccount(worth, worth * 100n);
+      const apis = replicas === 2 ? [platform.apiUrl, secondApi] : [platform.apiUrl];
+      const { served, statuses } = await burst(key, concurrency, apis);
+      const after = await settledAvailable(account);
+      const { charged, uncollected } = await spending(account);
 
-    expect(Object.keys(statuses).every((s) => s === '200' || s === '402')).toBe(true);
-    expect(served).toBeLessThanOrEqual(N);
-    expect(uncollected).toBe(0n);
-    expect(charged).toBe(unitCost * BigInt(served));
-    expect(charged).toBeLessThanOrEqual(worth);
-    if (limit === 'balance') expect(after).toBe(worth - charged);
+      expect(Object.keys(statuses).every((s) => s === '200' || s === '402')).toBe(true);
+      expect(served).toBeLessThanOrEqual(n);
+      expect(uncollected).toBe(0n);
+      expect(charged).toBe(unitCost * BigInt(served));
+      expect(charged).toBeLessThanOrEqual(worth);
+      if (limit === 'balance') expect(after).toBe(worth - charged);
+      else expect(after).toBe(worth * 100n - charged);
+      // Small balances and limits are reserved request by request; large ones went through leases.
+      if (n === N) expect(await leasesOf(account)).toBe(0);
+      else expect(await leasesOf(account)).toBeGreaterThan(0);
+    },
+  );
+
+  it('returns the credit a dead gateway replica held in its lease, within the lease time, charging what it served', async () => {
+    const { account, key } = await newAccount(null, unitCost * 1_000n);
+    const port = await freePort();
+    const doomed = startService('gateway', 'apps/gateway/src/main.ts', { ...platform.env, PORT: String(port), LOG_LEVEL: 'info' });
+    await doomed.waitFor('gateway listening', 90_000);
+    const { served } = await burst(key, 6, [`http://127.0.0.1:${port}/api/v1`]);
+    expect(served).toBe(6);
+    await doomed.kill();
+    const killedAt = Date.now();
+    expect(await available(account)).toBeLessThan(unitCost * 1_000n - unitCost * 6n); // the lease still holds its block
+    const after = await settledAvailable(account, LEASE_TTL_MS + SETTLE_GRACE_MS + 10_000);
+    expect(Date.now() - killedAt).toBeLessThan(LEASE_TTL_MS + SETTLE_GRACE_MS + 5_000);
+    expect((await spending(account)).charged).toBe(unitCost * 6n);
+    expect(after).toBe(unitCost * 1_000n - unitCost * 6n);
   });
 
   it('never logs that a settlement exceeded its hold', () => {

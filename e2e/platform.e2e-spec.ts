@@ -117,10 +117,21 @@ describe('platform end to end', () => {
     const requestId = res.headers.get('cf-ray')!;
     controller.abort();
     const deadline = Date.now() + 10_000;
-    while (!platform.output().split('\n').some((l) => l.includes(requestId) && l.includes('stream cancelled')) && Date.now() < deadline) {
+    while (
+      !platform
+        .output()
+        .split('\n')
+        .some((l) => l.includes(requestId) && l.includes('stream cancelled')) &&
+      Date.now() < deadline
+    ) {
       await new Promise((r) => setTimeout(r, 100));
     }
-    expect(platform.output().split('\n').some((l) => l.includes(requestId) && l.includes('stream cancelled'))).toBe(true);
+    expect(
+      platform
+        .output()
+        .split('\n')
+        .some((l) => l.includes(requestId) && l.includes('stream cancelled')),
+    ).toBe(true);
   });
 
   it('refuses missing and invalid keys with 401 StandardError', async () => {
@@ -133,7 +144,13 @@ describe('platform end to end', () => {
   });
 
   it('manages API keys: create, use, list, get, update, delete, and refuses the deleted key', async () => {
-    const created = await json(await http('/api_keys', { method: 'POST', headers: authed(platform.adminKey), body: JSON.stringify({ apiKeyType: 'INFERENCE', description: 'e2e inference', expiresAt: '' }) }));
+    const created = await json(
+      await http('/api_keys', {
+        method: 'POST',
+        headers: authed(platform.adminKey),
+        body: JSON.stringify({ apiKeyType: 'INFERENCE', description: 'e2e inference', expiresAt: '' }),
+      }),
+    );
     expect(created.success).toBe(true);
     const secret: string = created.data.apiKey;
     expect(secret.endsWith(created.data.last6Chars)).toBe(true);
@@ -152,7 +169,9 @@ describe('platform end to end', () => {
     expect(JSON.stringify(list)).not.toContain(secret);
     expect(listed.usage.trailingSevenDays).toEqual({ usd: expect.any(String), diem: expect.any(String), vcu: expect.any(String) });
 
-    const patched = await json(await http('/api_keys', { method: 'PATCH', headers: authed(platform.adminKey), body: JSON.stringify({ id: created.data.id, description: 'renamed' }) }));
+    const patched = await json(
+      await http('/api_keys', { method: 'PATCH', headers: authed(platform.adminKey), body: JSON.stringify({ id: created.data.id, description: 'renamed' }) }),
+    );
     expect(patched.data.description).toBe('renamed');
     const one = await json(await http(`/api_keys/${created.data.id}`, { headers: authed(platform.adminKey) }));
     expect(one.data.description).toBe('renamed');
@@ -160,11 +179,17 @@ describe('platform end to end', () => {
     const deleted = await http(`/api_keys?id=${created.data.id}`, { method: 'DELETE', headers: authed(platform.adminKey) });
     expect(await json(deleted)).toEqual({ success: true });
     await new Promise((r) => setTimeout(r, 300));
-    await expect(inference.chat.completions.create({ model: 'svc-tiny-random', messages: [{ role: 'user', content: 'Hi' }], max_tokens: 2 })).rejects.toMatchObject({ status: 401 });
+    await expect(
+      inference.chat.completions.create({ model: 'svc-tiny-random', messages: [{ role: 'user', content: 'Hi' }], max_tokens: 2 }),
+    ).rejects.toMatchObject({ status: 401 });
   });
 
   it('rejects bad input in the spec error shapes, never 500', async () => {
-    const noMessages = await http('/chat/completions', { method: 'POST', headers: authed(platform.adminKey), body: JSON.stringify({ model: 'svc-tiny-random' }) });
+    const noMessages = await http('/chat/completions', {
+      method: 'POST',
+      headers: authed(platform.adminKey),
+      body: JSON.stringify({ model: 'svc-tiny-random' }),
+    });
     expect(noMessages.status).toBe(400);
     const detailed = await json(noMessages);
     expect(detailed.error).toEqual(expect.any(String));
@@ -174,7 +199,11 @@ describe('platform end to end', () => {
     expect(malformed.status).toBe(400);
     expect((await json(malformed)).error).toMatch(/Malformed JSON/);
 
-    const unknownModel = await http('/chat/completions', { method: 'POST', headers: authed(platform.adminKey), body: JSON.stringify({ model: 'nope', messages: [{ role: 'user', content: 'x' }] }) });
+    const unknownModel = await http('/chat/completions', {
+      method: 'POST',
+      headers: authed(platform.adminKey),
+      body: JSON.stringify({ model: 'nope', messages: [{ role: 'user', content: 'x' }] }),
+    });
     expect(unknownModel.status).toBe(404);
     expect((await json(unknownModel)).error).toMatch(/nope/);
 

@@ -7,7 +7,16 @@ import { promisify } from 'node:util';
 import Redis from 'ioredis';
 import OpenAI from 'openai';
 import { REPO_ROOT } from '@svc/config';
-import { dropTestDatabase, PrivateNats, RunningFakeUpstream, RunningPlatform, startFakeOpenAiUpstream, startPlatform, startPrivateNats, testPgServerUrl } from '@svc/testing';
+import {
+  dropTestDatabase,
+  PrivateNats,
+  RunningFakeUpstream,
+  RunningPlatform,
+  startFakeOpenAiUpstream,
+  startPlatform,
+  startPrivateNats,
+  testPgServerUrl,
+} from '@svc/testing';
 
 /**
  * Rate limits as a user and an operator meet them: the platform started as a user starts it
@@ -60,7 +69,10 @@ describe('rate limits end to end', () => {
     return body.data;
   };
   const client = (key: string) => new OpenAI({ baseURL: platform.apiUrl, apiKey: key, maxRetries: 0 });
-  const ask = (key: string, content = 'Hello') => client(key).chat.completions.create({ model: 'e2e-rl', messages: [{ role: 'user', content }], max_tokens: 8 }).withResponse();
+  const ask = (key: string, content = 'Hello') =>
+    client(key)
+      .chat.completions.create({ model: 'e2e-rl', messages: [{ role: 'user', content }], max_tokens: 8 })
+      .withResponse();
   const get = (pathname: string, key?: string) => fetch(`${platform.apiUrl}${pathname}`, { headers: key ? { authorization: `Bearer ${key}` } : {} });
 
   beforeAll(async () => {
@@ -148,7 +160,15 @@ describe('rate limits end to end', () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as any;
     expect(body.data).toMatchObject({ accessPermitted: true, apiTier: { id: 'partner', isCharged: true }, keyExpiration: null });
-    expect(body.data.rateLimits).toEqual([{ apiModelId: 'e2e-rl', rateLimits: [{ amount: 60, type: 'RPM' }, { amount: 1_000_000, type: 'TPM' }] }]);
+    expect(body.data.rateLimits).toEqual([
+      {
+        apiModelId: 'e2e-rl',
+        rateLimits: [
+          { amount: 60, type: 'RPM' },
+          { amount: 1_000_000, type: 'TPM' },
+        ],
+      },
+    ]);
     expect(res.headers.get('x-ratelimit-limit-requests')).toBe('60');
     expect((await svc('limits', 'show', '--account', accountId)).apiTier).toBe('partner');
   });

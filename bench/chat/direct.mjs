@@ -13,7 +13,11 @@ export async function directRun({ modelPath, contextSize, threads, system, promp
   const runs = [];
   try {
     for (const prompt of prompts) {
-      const history = [{ type: 'system', text: system }, { type: 'user', text: prompt }, { type: 'model', response: [] }];
+      const history = [
+        { type: 'system', text: system },
+        { type: 'user', text: prompt },
+        { type: 'model', response: [] },
+      ];
       const tokens = wrapper.generateContextState({ chatHistory: history }).contextText.tokenize(model.tokenizer);
       await sequence.clearHistory();
       const started = performance.now();

@@ -29,7 +29,16 @@ const SYSTEM = 'Be brief.';
 const SEED = 7;
 const CACHE_ROUNDS = 3;
 const TEMPERATURE = 0.8;
-const PROMPTS = ['What is a lantern?', 'Tell me about the sea.', 'Give me a verse about mercy.', 'Tell me something wise.', 'What does it mean to wander?', 'What is a river?', 'Who keeps the gate?', 'Why do birds sing?'];
+const PROMPTS = [
+  'What is a lantern?',
+  'Tell me about the sea.',
+  'Give me a verse about mercy.',
+  'Tell me something wise.',
+  'What does it mean to wander?',
+  'What is a river?',
+  'Who keeps the gate?',
+  'Why do birds sing?',
+];
 type DirectRun = (options: Record<string, unknown>) => Promise<Run[]>;
 /** A real dynamic import (TypeScript would turn `import()` into require(), which cannot load ESM). */
 const importEsm = new Function('url', 'return import(url)') as (url: string) => Promise<{ directRun: DirectRun }>;
@@ -71,7 +80,15 @@ async function main(): Promise<void> {
   const zoo = path.join(REPO_ROOT, 'models/zoo/chat/svc-zoo-chat.gguf');
   if (existsSync(zoo)) models.unshift({ id: 'zoo', file: zoo, contextSize: 256 });
   // Random weights, ~20M parameters in its blocks: prompt evaluation costs enough to show what the prefix cache saves.
-  writeTinyGguf(path.join(modelsDir, 'wide.gguf'), { embeddingLength: 512, blockCount: 8, headCount: 8, headCountKv: 8, feedForwardLength: 1408, contextLength: 2048, tensorType: 'f16' });
+  writeTinyGguf(path.join(modelsDir, 'wide.gguf'), {
+    embeddingLength: 512,
+    blockCount: 8,
+    headCount: 8,
+    headCountKv: 8,
+    feedForwardLength: 1408,
+    contextLength: 2048,
+    tensorType: 'f16',
+  });
   const wide: Model = { id: 'wide', file: path.join(modelsDir, 'wide.gguf'), contextSize: 2048 };
   const cacheModels = [...models, wide];
   const catalog = `models:\n${cacheModels
@@ -97,8 +114,26 @@ async function main(): Promise<void> {
     const direct: Record<string, Run[]> = {};
     for (const m of models) {
       const prompts = Array.from({ length: REQUESTS }, (_, i) => PROMPTS[i % PROMPTS.length]);
-      await directRun({ modelPath: m.file, contextSize: m.contextSize, threads, system: SYSTEM, prompts: prompts.slice(0, 2), maxTokens: MAX_TOKENS, seed: SEED, temperature: TEMPERATURE });
-      direct[m.id] = await directRun({ modelPath: m.file, contextSize: m.contextSize, threads, system: SYSTEM, prompts, maxTokens: MAX_TOKENS, seed: SEED, temperature: TEMPERATURE });
+      await directRun({
+        modelPath: m.file,
+        contextSize: m.contextSize,
+        threads,
+        system: SYSTEM,
+        prompts: prompts.slice(0, 2),
+        maxTokens: MAX_TOKENS,
+        seed: SEED,
+        temperature: TEMPERATURE,
+      });
+      direct[m.id] = await directRun({
+        modelPath: m.file,
+        contextSize: m.contextSize,
+        threads,
+        system: SYSTEM,
+        prompts,
+        maxTokens: MAX_TOKENS,
+        seed: SEED,
+        temperature: TEMPERATURE,
+      });
     }
 
     // 2. The chat service's engine in this process (worker process + IPC, no HTTP or NATS).
@@ -114,9 +149,25 @@ async function main(): Promise<void> {
       };
       const prompts = Array.from({ length: REQUESTS }, (_, i) => PROMPTS[i % PROMPTS.length]);
       if (m !== wide) {
-        for (const p of prompts.slice(0, 2)) await gen([{ role: 'system', content: SYSTEM }, { role: 'user', content: `${p} (warm-up)` }], MAX_TOKENS);
+        for (const p of prompts.slice(0, 2))
+          await gen(
+            [
+              { role: 'system', content: SYSTEM },
+              { role: 'user', content: `${p} (warm-up)` },
+            ],
+            MAX_TOKENS,
+          );
         engineRuns[m.id] = [];
-        for (const p of prompts) engineRuns[m.id].push(await gen([{ role: 'system', content: SYSTEM }, { role: 'user', content: p }], MAX_TOKENS));
+        for (const p of prompts)
+          engineRuns[m.id].push(
+            await gen(
+              [
+                { role: 'system', content: SYSTEM },
+                { role: 'user', content: p },
+              ],
+              MAX_TOKENS,
+            ),
+          );
       }
       const cold: number[] = [];
       const warm: number[] = [];
@@ -141,7 +192,10 @@ async function main(): Promise<void> {
       createTestDatabase('benchchat_keys', { migrationsDir: serviceMigrationsDir('keys') }),
       createTestDatabase('benchchat_chat', { migrationsDir: serviceMigrationsDir('chat') }),
     ]);
-    stops.push(() => keysDb.drop(), () => chatDb.drop());
+    stops.push(
+      () => keysDb.drop(),
+      () => chatDb.drop(),
+    );
     const nc = await connect({ servers: nats.url });
     stops.push(() => nc.close());
     stops.push(startFakeBilling(nc));
@@ -149,17 +203,50 @@ async function main(): Promise<void> {
     const port = await freePort();
     processes.push(
       startService('keys', 'apps/keys/src/main.ts', { ...common, KEYS_DATABASE_URL: keysDb.url, KEYS_MIGRATE_ON_BOOT: 'false', LOG_LEVEL: 'info' }),
-      startService('chat', 'apps/chat/src/main.ts', { ...common, CHAT_DATABASE_URL: chatDb.url, CHAT_MIGRATE_ON_BOOT: 'false', CHAT_SEED_CHARACTERS: 'false', SVC_SYSTEM_PROMPT: SYSTEM, LOG_LEVEL: 'info', LLAMA_THREADS: String(threads) }),
-      startService('gateway', 'apps/gateway/src/main.ts', { ...common, PORT: String(port), HOST: '127.0.0.1', RATE_LIMITS_ENABLED: 'false', ABUSE_PROTECTION_ENABLED: 'false', LOG_LEVEL: 'info' }),
+      startService('chat', 'apps/chat/src/main.ts', {
+        ...common,
+        CHAT_DATABASE_URL: chatDb.url,
+        CHAT_MIGRATE_ON_BOOT: 'false',
+        CHAT_SEED_CHARACTERS: 'false',
+        SVC_SYSTEM_PROMPT: SYSTEM,
+        LOG_LEVEL: 'info',
+        LLAMA_THREADS: String(threads),
+      }),
+      startService('gateway', 'apps/gateway/src/main.ts', {
+        ...common,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        RATE_LIMITS_ENABLED: 'false',
+        ABUSE_PROTECTION_ENABLED: 'false',
+        LOG_LEVEL: 'info',
+      }),
     );
-    await Promise.all([processes[0].waitFor('keys service ready', 120_000), processes[1].waitFor('chat service ready', 120_000), processes[2].waitFor('gateway listening', 120_000)]);
+    await Promise.all([
+      processes[0].waitFor('keys service ready', 120_000),
+      processes[1].waitFor('chat service ready', 120_000),
+      processes[2].waitFor('gateway listening', 120_000),
+    ]);
     const rpc = new RpcClient(nc, 10_000);
     const { accountId } = await rpc.send(KEYS.CREATE_ACCOUNT, { name: 'bench chat' });
-    const key = (await rpc.send(KEYS.CREATE, { accountId, apiKeyType: 'INFERENCE', description: 'bench', expiresAt: null, consumptionLimits: { usd: null, diem: null }, limitPeriod: 'EPOCH', modelPrivacy: 'ALL' })).apiKey;
+    const key = (
+      await rpc.send(KEYS.CREATE, {
+        accountId,
+        apiKeyType: 'INFERENCE',
+        description: 'bench',
+        expiresAt: null,
+        consumptionLimits: { usd: null, diem: null },
+        limitPeriod: 'EPOCH',
+        modelPrivacy: 'ALL',
+      })
+    ).apiKey;
     const api = `http://127.0.0.1:${port}/api/v1/chat/completions`;
     const stream = async (body: Record<string, unknown>): Promise<Run> => {
       const started = performance.now();
-      const res = await fetch(api, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify({ ...body, stream: true, stream_options: { include_usage: true } }) });
+      const res = await fetch(api, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+        body: JSON.stringify({ ...body, stream: true, stream_options: { include_usage: true } }),
+      });
       const text = await res.text();
       const ms = performance.now() - started;
       if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${text.slice(0, 200)}`);
@@ -174,9 +261,13 @@ async function main(): Promise<void> {
     const platform: Record<string, Run[]> = {};
     for (const m of models) {
       const prompts = Array.from({ length: REQUESTS }, (_, i) => PROMPTS[i % PROMPTS.length]);
-      for (const p of prompts.slice(0, 2)) await stream({ model: m.id, messages: [{ role: 'user', content: `${p} (warm-up)` }], max_tokens: MAX_TOKENS, seed: SEED, temperature: TEMPERATURE });
+      for (const p of prompts.slice(0, 2))
+        await stream({ model: m.id, messages: [{ role: 'user', content: `${p} (warm-up)` }], max_tokens: MAX_TOKENS, seed: SEED, temperature: TEMPERATURE });
       platform[m.id] = [];
-      for (const p of prompts) platform[m.id].push(await stream({ model: m.id, messages: [{ role: 'user', content: p }], max_tokens: MAX_TOKENS, seed: SEED, temperature: TEMPERATURE }));
+      for (const p of prompts)
+        platform[m.id].push(
+          await stream({ model: m.id, messages: [{ role: 'user', content: p }], max_tokens: MAX_TOKENS, seed: SEED, temperature: TEMPERATURE }),
+        );
     }
 
     // 4. Prefix cache: a turn whose history was evaluated by the previous request, versus the same-length prompt cold.
@@ -206,16 +297,35 @@ async function main(): Promise<void> {
       engineRuns: engineRuns[m.id],
       platformRuns: platform[m.id],
     }));
-    const result = { date: new Date().toISOString(), host: { cpus: os.cpus().length, load: os.loadavg().map((v) => +v.toFixed(2)) }, requests: REQUESTS, maxTokens: MAX_TOKENS, threads, rows, engineCache, cache };
+    const result = {
+      date: new Date().toISOString(),
+      host: { cpus: os.cpus().length, load: os.loadavg().map((v) => +v.toFixed(2)) },
+      requests: REQUESTS,
+      maxTokens: MAX_TOKENS,
+      threads,
+      rows,
+      engineCache,
+      cache,
+    };
     writeFileSync(path.join(__dirname, 'last-run.json'), JSON.stringify(result, null, 2));
-    console.log(`\nload average ${os.loadavg().map((v) => v.toFixed(1)).join(' ')}, ${REQUESTS} requests x max ${MAX_TOKENS} tokens, ${threads} llama thread(s)`);
+    console.log(
+      `\nload average ${os
+        .loadavg()
+        .map((v) => v.toFixed(1))
+        .join(' ')}, ${REQUESTS} requests x max ${MAX_TOKENS} tokens, ${threads} llama thread(s)`,
+    );
     console.log('\n| model | direct tokens/s | engine (worker process) | platform (HTTP stream) | engine / direct | platform / direct |');
     console.log('|---|---:|---:|---:|---:|---:|');
-    for (const r of rows) console.log(`| ${r.model} | ${r.direct.toFixed(0)} | ${r.engine.toFixed(0)} | ${r.platform.toFixed(0)} | ${(r.engine / r.direct).toFixed(3)} | ${r.ratio.toFixed(3)} |`);
+    for (const r of rows)
+      console.log(
+        `| ${r.model} | ${r.direct.toFixed(0)} | ${r.engine.toFixed(0)} | ${r.platform.toFixed(0)} | ${(r.engine / r.direct).toFixed(3)} | ${r.ratio.toFixed(3)} |`,
+      );
     console.log('\n| model | path | prompt tokens | cached tokens | cold (ms, p50) | cached prefix (ms, p50) | speedup |');
     console.log('|---|---|---:|---:|---:|---:|---:|');
     const line = (where: string, c: (typeof cache)[number]) =>
-      console.log(`| ${c.model} | ${where} | ${c.promptTokens} | ${c.cachedTokens} | ${c.coldMs.toFixed(1)} | ${c.warmMs.toFixed(1)} | ${(c.coldMs / c.warmMs).toFixed(2)}x |`);
+      console.log(
+        `| ${c.model} | ${where} | ${c.promptTokens} | ${c.cachedTokens} | ${c.coldMs.toFixed(1)} | ${c.warmMs.toFixed(1)} | ${(c.coldMs / c.warmMs).toFixed(2)}x |`,
+      );
     for (const c of engineCache) line('engine', c);
     for (const c of cache) line('platform', c);
   } finally {

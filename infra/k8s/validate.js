@@ -25,8 +25,54 @@ const KINDS = {
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 const TOP_FIELDS = new Set(['apiVersion', 'kind', 'metadata', 'spec', 'data', 'stringData', 'binaryData', 'type', 'immutable']);
-const CONTAINER_FIELDS = new Set(['name', 'image', 'command', 'args', 'workingDir', 'ports', 'envFrom', 'env', 'resources', 'volumeMounts', 'volumeDevices', 'livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle', 'securityContext', 'imagePullPolicy', 'stdin', 'stdinOnce', 'tty', 'terminationMessagePath', 'terminationMessagePolicy', 'resizePolicy', 'restartPolicy']);
-const POD_FIELDS = new Set(['containers', 'initContainers', 'volumes', 'restartPolicy', 'securityContext', 'serviceAccountName', 'automountServiceAccountToken', 'terminationGracePeriodSeconds', 'nodeSelector', 'affinity', 'tolerations', 'topologySpreadConstraints', 'priorityClassName', 'imagePullSecrets', 'dnsPolicy', 'hostname', 'subdomain', 'enableServiceLinks', 'shareProcessNamespace', 'runtimeClassName']);
+const CONTAINER_FIELDS = new Set([
+  'name',
+  'image',
+  'command',
+  'args',
+  'workingDir',
+  'ports',
+  'envFrom',
+  'env',
+  'resources',
+  'volumeMounts',
+  'volumeDevices',
+  'livenessProbe',
+  'readinessProbe',
+  'startupProbe',
+  'lifecycle',
+  'securityContext',
+  'imagePullPolicy',
+  'stdin',
+  'stdinOnce',
+  'tty',
+  'terminationMessagePath',
+  'terminationMessagePolicy',
+  'resizePolicy',
+  'restartPolicy',
+]);
+const POD_FIELDS = new Set([
+  'containers',
+  'initContainers',
+  'volumes',
+  'restartPolicy',
+  'securityContext',
+  'serviceAccountName',
+  'automountServiceAccountToken',
+  'terminationGracePeriodSeconds',
+  'nodeSelector',
+  'affinity',
+  'tolerations',
+  'topologySpreadConstraints',
+  'priorityClassName',
+  'imagePullSecrets',
+  'dnsPolicy',
+  'hostname',
+  'subdomain',
+  'enableServiceLinks',
+  'shareProcessNamespace',
+  'runtimeClassName',
+]);
 
 function readYamlDocs(file) {
   const docs = YAML.parseAllDocuments(fs.readFileSync(file, 'utf8'));
@@ -76,7 +122,12 @@ for (const [kind, key] of [
 }
 // Manifests in the tree that the kustomization does not name are forgotten, unless they are templates.
 const listed = new Set((kustomization.resources || []).map((r) => path.normalize(r)));
-const generatorFiles = new Set([...generated.ConfigMap.values(), ...generated.Secret.values()].flatMap((m) => [...m.values()]).filter(Boolean).map((f) => path.relative(dir, f)));
+const generatorFiles = new Set(
+  [...generated.ConfigMap.values(), ...generated.Secret.values()]
+    .flatMap((m) => [...m.values()])
+    .filter(Boolean)
+    .map((f) => path.relative(dir, f)),
+);
 const templates = [];
 (function walk(d) {
   for (const e of fs.readdirSync(d, { withFileTypes: true })) {
@@ -106,12 +157,15 @@ for (const { obj, where } of objects) {
   for (const key of Object.keys(obj)) if (!TOP_FIELDS.has(key)) fail(where, `unknown top-level field ${key}`);
   const name = get(obj, 'metadata.name');
   if (!name) fail(where, 'metadata.name is missing');
-  else if (!(obj.kind === 'ConfigMap' || obj.kind === 'Secret' ? DNS_SUBDOMAIN : DNS_LABEL).test(name) || name.length > 63) fail(where, `metadata.name ${name} is not a valid DNS name`);
+  else if (!(obj.kind === 'ConfigMap' || obj.kind === 'Secret' ? DNS_SUBDOMAIN : DNS_LABEL).test(name) || name.length > 63)
+    fail(where, `metadata.name ${name} is not a valid DNS name`);
   const ns = get(obj, 'metadata.namespace');
-  if (ns && kustomization.namespace && ns !== kustomization.namespace) fail(where, `namespace ${ns} differs from the kustomization's ${kustomization.namespace}`);
+  if (ns && kustomization.namespace && ns !== kustomization.namespace)
+    fail(where, `namespace ${ns} differs from the kustomization's ${kustomization.namespace}`);
 }
 const namespaces = byKind('Namespace').map(({ obj }) => obj.metadata.name);
-if (kustomization.namespace && !namespaces.includes(kustomization.namespace)) notes.push(`namespace ${kustomization.namespace} is not created here; it must exist`);
+if (kustomization.namespace && !namespaces.includes(kustomization.namespace))
+  notes.push(`namespace ${kustomization.namespace} is not created here; it must exist`);
 
 const configMaps = new Map([...generated.ConfigMap]);
 for (const { obj } of byKind('ConfigMap')) configMaps.set(obj.metadata.name, new Map(Object.keys(obj.data || {}).map((k) => [k, null])));
@@ -133,7 +187,8 @@ function checkContainer(c, where, podVolumes, isInit) {
   for (const key of Object.keys(c)) if (!CONTAINER_FIELDS.has(key)) fail(at, `unknown field ${key}`);
   if (!c.name || !DNS_LABEL.test(c.name)) fail(at, 'name is missing or invalid');
   if (!c.image) fail(at, 'image is missing');
-  for (const kind of ['requests', 'limits']) for (const r of ['cpu', 'memory']) if (!get(c, `resources.${kind}.${r}`)) fail(at, `resources.${kind}.${r} is missing`);
+  for (const kind of ['requests', 'limits'])
+    for (const r of ['cpu', 'memory']) if (!get(c, `resources.${kind}.${r}`)) fail(at, `resources.${kind}.${r} is missing`);
   if (get(c, 'securityContext.allowPrivilegeEscalation') !== false) fail(at, 'securityContext.allowPrivilegeEscalation must be false');
   const ports = new Set((c.ports || []).flatMap((p) => [p.name, p.containerPort]).filter((p) => p !== undefined));
   for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
@@ -198,7 +253,11 @@ function checkPodTemplate(template, where, { requireSelectorOf } = {}) {
 const workloads = [];
 for (const { obj, where } of byKind('Deployment')) {
   checkPodTemplate(get(obj, 'spec.template'), where, { requireSelectorOf: get(obj, 'spec.selector') });
-  workloads.push({ obj, labels: get(obj, 'spec.template.metadata.labels') || {}, ports: (get(obj, 'spec.template.spec.containers') || []).flatMap((c) => c.ports || []) });
+  workloads.push({
+    obj,
+    labels: get(obj, 'spec.template.metadata.labels') || {},
+    ports: (get(obj, 'spec.template.spec.containers') || []).flatMap((c) => c.ports || []),
+  });
 }
 for (const { obj, where } of byKind('Job')) {
   checkPodTemplate(get(obj, 'spec.template'), where);
@@ -214,7 +273,8 @@ for (const { obj, where } of byKind('Service')) {
   if (!targets.length) fail(where, 'spec.selector matches no pod template');
   for (const p of get(obj, 'spec.ports') || []) {
     if (!Number.isInteger(p.port)) fail(where, `port ${p.name || '?'}: port must be a number`);
-    if (typeof p.targetPort === 'string' && !targets.some((w) => w.ports.some((cp) => cp.name === p.targetPort))) fail(where, `targetPort ${p.targetPort} is not a container port name of the selected pods`);
+    if (typeof p.targetPort === 'string' && !targets.some((w) => w.ports.some((cp) => cp.name === p.targetPort)))
+      fail(where, `targetPort ${p.targetPort} is not a container port name of the selected pods`);
   }
 }
 for (const { obj, where } of byKind('Ingress')) {
@@ -253,7 +313,8 @@ for (const { obj, where } of byKind('PodDisruptionBudget')) {
   if (!matched.length) fail(where, 'selector matches no pod template');
   const hpa = byKind('HorizontalPodAutoscaler').find((h) => matched.some((w) => w.obj.metadata.name === get(h.obj, 'spec.scaleTargetRef.name')));
   const replicas = hpa ? get(hpa.obj, 'spec.minReplicas') : Math.min(...matched.map((w) => get(w.obj, 'spec.replicas') ?? 1));
-  if (Number.isInteger(get(obj, 'spec.minAvailable')) && get(obj, 'spec.minAvailable') >= replicas) fail(where, `minAvailable ${get(obj, 'spec.minAvailable')} >= ${replicas} replicas blocks every voluntary eviction`);
+  if (Number.isInteger(get(obj, 'spec.minAvailable')) && get(obj, 'spec.minAvailable') >= replicas)
+    fail(where, `minAvailable ${get(obj, 'spec.minAvailable')} >= ${replicas} replicas blocks every voluntary eviction`);
 }
 
 // 4. The catalog the ConfigMap generator ships: the platform's own schema when it has been built.

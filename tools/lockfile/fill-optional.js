@@ -13,7 +13,16 @@ const lockPath = path.resolve(__dirname, '../../package-lock.json');
 const lock = JSON.parse(fs.readFileSync(lockPath, 'utf8'));
 const packages = lock.packages;
 
-const OS = { linux: 'linux', darwin: 'darwin', mac: 'darwin', win: 'win32', win32: 'win32', freebsd: 'freebsd', android: 'android', openharmony: 'openharmony' };
+const OS = {
+  linux: 'linux',
+  darwin: 'darwin',
+  mac: 'darwin',
+  win: 'win32',
+  win32: 'win32',
+  freebsd: 'freebsd',
+  android: 'android',
+  openharmony: 'openharmony',
+};
 const CPU = { x64: 'x64', arm64: 'arm64', arm: 'arm', armv7l: 'arm', ia32: 'ia32', riscv64: 'riscv64', loong64: 'loong64', ppc64: 'ppc64', s390x: 's390x' };
 
 /** os, cpu and libc of a platform package, read from its name (e.g. `nx-linux-arm64-musl`). */

@@ -2,7 +2,9 @@
 // Generates the Prisma client of every apps/*/prisma/schema.prisma, offline.
 // `prisma generate` only needs the schema-engine path to exist (it never runs it), so we point
 // PRISMA_SCHEMA_ENGINE_BINARY at node itself; the download host is unreachable here.
-// A stamp in the output folder skips schemas whose inputs have not changed.
+// A stamp in the output folder skips schemas whose inputs have not changed. A schema without a
+// generator block (billing: its code uses pg and SQL functions) only describes tables for
+// migrations: no client is generated for it.
 const { execFileSync } = require('node:child_process');
 const { createHash } = require('node:crypto');
 const fs = require('node:fs');
@@ -24,6 +26,10 @@ function schemas() {
     .map(({ app, dir }) => ({ app, dir, schema: path.join(dir, 'schema.prisma'), config: path.join(dir, 'prisma.config.ts') }));
 }
 
+function hasGenerator(schemaFile) {
+  return /^generator\s+\w+\s*{/m.test(fs.readFileSync(schemaFile, 'utf8'));
+}
+
 function outputDir(schemaFile) {
   const text = fs.readFileSync(schemaFile, 'utf8');
   const generator = /generator\s+\w+\s*{([^}]*)}/m.exec(text);
@@ -39,6 +45,10 @@ function inputsHash({ schema, config }) {
 }
 
 function generate(target) {
+  if (!hasGenerator(target.schema)) {
+    process.stdout.write(`[prisma] ${target.app}: no client (the schema has no generator)\n`);
+    return;
+  }
   const out = outputDir(target.schema);
   const stampFile = path.join(out, STAMP);
   const hash = inputsHash(target);

@@ -27,7 +27,10 @@ function installPrisma6() {
   fs.mkdirSync(work, { recursive: true });
   fs.writeFileSync(path.join(work, 'package.json'), '{ "private": true }\n');
   process.stderr.write(`installing prisma@${PRISMA_6} into ${path.relative(root, work)} (once)\n`);
-  execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', `prisma@${PRISMA_6}`, `@prisma/adapter-pg@${PRISMA_6}`, 'pg'], { cwd: work, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', `prisma@${PRISMA_6}`, `@prisma/adapter-pg@${PRISMA_6}`, 'pg'], {
+    cwd: work,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 
 /** Prisma 6 wants the classic generator and a datasource url; neither changes the SQL. */
@@ -38,7 +41,10 @@ function forPrisma6(schema) {
 }
 
 function main() {
-  const { values, positionals } = parseArgs({ options: { from: { type: 'string' }, 'from-empty': { type: 'boolean' }, name: { type: 'string' } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({
+    options: { from: { type: 'string' }, 'from-empty': { type: 'boolean' }, name: { type: 'string' } },
+    allowPositionals: true,
+  });
   const [service] = positionals;
   if (!service) fail('usage: node tools/prisma/migration-sql.js <service> [--from <git-ref> | --from-empty] [--name <past_tense_name>]');
   const schemaPath = `apps/${service}/prisma/schema.prisma`;
@@ -64,11 +70,22 @@ function main() {
     `import { defineConfig } from 'prisma/config';\nimport { PrismaPg } from '@prisma/adapter-pg';\n` +
       `export default defineConfig({ experimental: { adapter: true }, engine: 'js', schema: 'to.prisma', adapter: async () => new PrismaPg({ connectionString: ${JSON.stringify(pgUrl)} }) });\n`,
   );
-  const env = { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: process.execPath, PRISMA_QUERY_ENGINE_LIBRARY: process.execPath, PRISMA_HIDE_UPDATE_MESSAGE: '1', CHECKPOINT_DISABLE: '1' };
+  const env = {
+    ...process.env,
+    PRISMA_SCHEMA_ENGINE_BINARY: process.execPath,
+    PRISMA_QUERY_ENGINE_LIBRARY: process.execPath,
+    PRISMA_HIDE_UPDATE_MESSAGE: '1',
+    CHECKPOINT_DISABLE: '1',
+  };
   const cli = path.join(work, 'node_modules/prisma/build/index.js');
   let raw;
   try {
-    raw = execFileSync(process.execPath, [cli, 'migrate', 'diff', ...from, '--to-schema-datamodel', 'to.prisma', '--script'], { cwd: work, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    raw = execFileSync(process.execPath, [cli, 'migrate', 'diff', ...from, '--to-schema-datamodel', 'to.prisma', '--script'], {
+      cwd: work,
+      env,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
   } catch {
     fail('prisma migrate diff failed (see above)');
   }

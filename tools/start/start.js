@@ -15,7 +15,8 @@ const SERVICES = ['keys', 'chat', 'media', 'audio', 'billing', 'wallet'];
 // Extra Node.js flags for every service process, e.g. "--max-old-space-size=2048" or "--cpu-prof".
 const nodeArgs = (env.SVC_NODE_ARGS || '').split(' ').filter(Boolean);
 const say = (msg) => process.stdout.write(`[start] ${msg}\n`);
-const node = (script, args = []) => execFileSync(process.execPath, ['-r', path.join(root, 'tools/register-paths.js'), path.join(root, script), ...args], { cwd: root, env, stdio: 'inherit' });
+const node = (script, args = []) =>
+  execFileSync(process.execPath, ['-r', path.join(root, 'tools/register-paths.js'), path.join(root, script), ...args], { cwd: root, env, stdio: 'inherit' });
 
 function prepare() {
   if (env.SVC_SKIP_BUILD !== '1') {

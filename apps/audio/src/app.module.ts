@@ -1,11 +1,14 @@
 import { DynamicModule, Inject, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { BlobStore } from '@svc/blob-store';
 import { loadCatalog } from '@svc/catalog';
+import { JobsModule } from '@svc/jobs';
 import { createLogger } from '@svc/logging';
-import { BillingSettler, HEALTH_CHECKS, MessagingModule, SERVICE_LOGGER } from '@svc/messaging';
+import { HEALTH_CHECKS, MessagingModule, SERVICE_LOGGER } from '@svc/messaging';
+import { BillingSettler } from '@svc/billing-client';
 import { AudioPayloads } from './audio-payloads';
 import { AUDIO_CONFIG, AudioConfig } from './config';
 import { AudioEngineRegistry } from './engines/engine-registry';
+import { AUDIO_QUEUE_NAME } from './jobs/audio-job.types';
 import { AudioJobsHandler } from './jobs/audio-jobs.handler';
 import { AudioJobsService } from './jobs/audio-jobs.service';
 import { SpeechHandler } from './speech/speech.handler';
@@ -36,6 +39,8 @@ export class AppModule implements OnModuleInit, OnApplicationShutdown {
           rpcTimeoutMs: config.RPC_TIMEOUT_MS,
           health: { service: 'audio', checks: { provide: HEALTH_CHECKS, useValue: { engines: async () => engines.status() } } },
         }),
+        JobsModule.forRoot({ redisUrl: config.REDIS_URL, logger, label: 'audio job queue' }),
+        JobsModule.registerQueue(AUDIO_QUEUE_NAME, config.AUDIO_QUEUE_PREFIX),
       ],
       controllers: [SpeechHandler, TranscriptionHandler, AudioJobsHandler],
       providers: [

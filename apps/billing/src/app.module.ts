@@ -7,11 +7,15 @@ import { AccountsService } from './accounts/accounts.service';
 import { BillingConfig } from './config';
 import { BILLING_DB, BillingDb, billingDbHealthCheck } from './database/billing-db';
 import { BillingDatabaseModule } from './database/database.module';
+import { LeasesRepository } from './leases/leases.repository';
+import { LeasesService } from './leases/leases.service';
+import { SettlementsService } from './leases/settlements.service';
 import { ReservationsRepository } from './reservations/reservations.repository';
 import { ReservationCache } from './reservations/reservation.cache';
 import { ReservationsService } from './reservations/reservations.service';
 import { ReservationsSubscriber } from './reservations/reservations.subscriber';
 import { BILLING_LOGGER } from './shared/logger.token';
+import { LeaseSweeper } from './sweeper/lease.sweeper';
 import { ReservationSweeper } from './sweeper/reservation.sweeper';
 import { UsageHandler } from './usage/usage.handler';
 import { UsageRepository } from './usage/usage.repository';
@@ -42,10 +46,14 @@ export class AppModule {
         ReservationsService,
         ReservationCache,
         ReservationsSubscriber,
+        LeasesRepository,
+        LeasesService,
+        SettlementsService,
         AccountsRepository,
         AccountsService,
         UsageRepository,
         UsageService,
+        LeaseSweeper,
         ReservationSweeper,
       ],
     };

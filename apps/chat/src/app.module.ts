@@ -1,6 +1,7 @@
 import { DynamicModule, Inject, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { loadCatalog } from '@svc/catalog';
-import { BillingSettler, HEALTH_CHECKS, MessagingModule, SERVICE_LOGGER } from '@svc/messaging';
+import { HEALTH_CHECKS, MessagingModule, SERVICE_LOGGER } from '@svc/messaging';
+import { BillingSettler } from '@svc/billing-client';
 import { createLogger } from '@svc/logging';
 import { CharactersModule } from './characters/characters.module';
 import { ChatHandler } from './chat/chat.handler';
@@ -32,7 +33,10 @@ export class AppModule implements OnModuleInit, OnApplicationShutdown {
           name: 'chat',
           natsUrl: config.NATS_URL,
           rpcTimeoutMs: config.RPC_TIMEOUT_MS,
-          health: { service: 'chat', checks: { provide: HEALTH_CHECKS, useValue: { engines: async () => engines.status(), embeddingEngines: async () => embeddingEngines.status() } } },
+          health: {
+            service: 'chat',
+            checks: { provide: HEALTH_CHECKS, useValue: { engines: async () => engines.status(), embeddingEngines: async () => embeddingEngines.status() } },
+          },
         }),
       ],
       controllers: [ChatHandler, EmbeddingsHandler, AugmentHandler],

@@ -12,9 +12,15 @@ export const chatConfigSchema = z.object({
   /** The chat service's own database (characters); created and migrated at boot when missing. */
   CHAT_DATABASE_URL: postgresUrl('svc_chat'),
   CHAT_DB_POOL_MAX: positiveInt(5),
-  CHAT_MIGRATE_ON_BOOT: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  CHAT_MIGRATE_ON_BOOT: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   /** Create the shipped public characters at boot when their slugs are missing. */
-  CHAT_SEED_CHARACTERS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  CHAT_SEED_CHARACTERS: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   /** The deployment's default system prompt, put before the caller's (docs/chat.md); empty for none. */
   SVC_SYSTEM_PROMPT: z.string().default(DEFAULT_SYSTEM_PROMPT),
   /** Added to the system prompt when `disable_thinking` is set on a model with supportsReasoning. */

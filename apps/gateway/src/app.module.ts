@@ -32,7 +32,14 @@ export class AppModule {
   static forConfig(config: GatewayConfig, logger: Logger): DynamicModule {
     return {
       module: AppModule,
-      imports: [MessagingModule.forRoot({ name: 'gateway', natsUrl: config.NATS_URL, rpcTimeoutMs: config.RPC_TIMEOUT_MS }), RedisModule, AdmissionModule, AbuseModule, ImageModule, AudioModule],
+      imports: [
+        MessagingModule.forRoot({ name: 'gateway', natsUrl: config.NATS_URL, rpcTimeoutMs: config.RPC_TIMEOUT_MS }),
+        RedisModule,
+        AdmissionModule,
+        AbuseModule,
+        ImageModule,
+        AudioModule,
+      ],
       controllers: [HealthController, ModelsController, ChatController, ApiKeysController, EmbeddingsController, AugmentController, CharactersController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },

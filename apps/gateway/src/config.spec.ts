@@ -21,7 +21,10 @@ describe('gateway config: rate limits and abuse protection', () => {
   });
 
   it('parses global limits per model and rejects malformed ones by name', () => {
-    expect(load({ RATE_LIMIT_GLOBAL_JSON: '{"*":{"rpm":10000},"big":{"tpm":5000000,"rpd":100}}' }).RATE_LIMIT_GLOBAL_JSON).toEqual({ '*': { rpm: 10_000 }, big: { tpm: 5_000_000, rpd: 100 } });
+    expect(load({ RATE_LIMIT_GLOBAL_JSON: '{"*":{"rpm":10000},"big":{"tpm":5000000,"rpd":100}}' }).RATE_LIMIT_GLOBAL_JSON).toEqual({
+      '*': { rpm: 10_000 },
+      big: { tpm: 5_000_000, rpd: 100 },
+    });
     expect(() => load({ RATE_LIMIT_GLOBAL_JSON: '{"*":{"rpm":0}}' })).toThrow(ConfigError);
     expect(() => load({ RATE_LIMIT_GLOBAL_JSON: '{"*":{"requests":5}}' })).toThrow(/RATE_LIMIT_GLOBAL_JSON/);
     expect(() => load({ RATE_LIMIT_GLOBAL_JSON: 'rpm=5' })).toThrow(/must be JSON/);

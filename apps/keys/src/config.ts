@@ -8,7 +8,10 @@ export const keysConfigSchema = z.object({
   KEYS_DATABASE_URL: postgresUrl('svc_keys'),
   KEYS_DB_POOL_MAX: positiveInt(10),
   /** Apply pending migrations at boot (harmless when `npm run migrate` already did). */
-  KEYS_MIGRATE_ON_BOOT: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  KEYS_MIGRATE_ON_BOOT: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   /** How often lastUsedAt updates from `keys.evt.used.v1` are written, in milliseconds. */
   KEYS_USED_FLUSH_MS: positiveInt(2_000),
   /** When set, an ADMIN key with exactly this secret is ensured at boot (account `bootstrap`). */

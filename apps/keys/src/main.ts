@@ -3,4 +3,8 @@ import { runService } from '@svc/messaging';
 import { AppModule } from './app.module';
 import { loadServiceConfig } from './config';
 
-runService('keys', () => loadServiceConfig(), (config) => AppModule.forConfig(config));
+runService(
+  'keys',
+  () => loadServiceConfig(),
+  (config) => AppModule.forConfig(config),
+);

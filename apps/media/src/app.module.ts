@@ -3,7 +3,8 @@ import Redis from 'ioredis';
 import { BlobStore } from '@svc/blob-store';
 import { loadCatalog } from '@svc/catalog';
 import { createLogger, Logger } from '@svc/logging';
-import { BillingSettler, HEALTH_CHECKS, MessagingModule, SERVICE_LOGGER } from '@svc/messaging';
+import { HEALTH_CHECKS, MessagingModule, SERVICE_LOGGER } from '@svc/messaging';
+import { BillingSettler } from '@svc/billing-client';
 import { MEDIA_CONFIG, MediaConfig } from './config';
 import { ImageEngineRegistry } from './images/image-engine.registry';
 import { ImageHandler } from './images/image.handler';
@@ -37,7 +38,10 @@ export class AppModule implements OnModuleInit, OnApplicationShutdown {
           rpcTimeoutMs: config.RPC_TIMEOUT_MS,
           health: {
             service: 'media',
-            checks: { provide: HEALTH_CHECKS, useValue: { engines: async () => engines.status(), safeMode: async () => (safeMode.available ? 'ok' : 'classifier not loaded: safe mode blurs') } },
+            checks: {
+              provide: HEALTH_CHECKS,
+              useValue: { engines: async () => engines.status(), safeMode: async () => (safeMode.available ? 'ok' : 'classifier not loaded: safe mode blurs') },
+            },
           },
         }),
       ],

@@ -25,7 +25,13 @@ export class DirectEngines {
 
   /** A 16 kHz mono WAV of the text. */
   flite(text: string, voice = 'slt'): Buffer {
-    const wasi = new WASI({ version: 'preview1', args: ['flite', '-voice', voice, '-t', text, '-o', '/out/out.wav'], env: {}, preopens: { '/out': this.dir }, returnOnExit: true });
+    const wasi = new WASI({
+      version: 'preview1',
+      args: ['flite', '-voice', voice, '-t', text, '-o', '/out/out.wav'],
+      env: {},
+      preopens: { '/out': this.dir },
+      returnOnExit: true,
+    });
     const code = wasi.start(new Wasm.Instance(this.module, wasi.getImportObject()) as Parameters<WASI['start']>[0]);
     if (code !== 0) throw new Error(`flite exited with ${code}`);
     return readFileSync(path.join(this.dir, 'out.wav'));

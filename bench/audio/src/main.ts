@@ -60,7 +60,12 @@ async function main(): Promise<void> {
   await Promise.all([
     start('keys', 'apps/keys/src/main.ts', { ...common, KEYS_DATABASE_URL: keysDb.url, KEYS_MIGRATE_ON_BOOT: 'false' }, 'keys service ready'),
     start('audio', 'apps/audio/src/main.ts', { ...common, AUDIO_JOBS_WORKER: 'false' }, 'audio service ready'),
-    start('gateway', 'apps/gateway/src/main.ts', { ...common, PORT: String(port), HOST: '127.0.0.1', REDIS_KEY_PREFIX: 'svc_bench_audio:' }, 'gateway listening'),
+    start(
+      'gateway',
+      'apps/gateway/src/main.ts',
+      { ...common, PORT: String(port), HOST: '127.0.0.1', REDIS_KEY_PREFIX: 'svc_bench_audio:' },
+      'gateway listening',
+    ),
   ]);
   const api = `http://127.0.0.1:${port}/api/v1`;
   const auth = { authorization: `Bearer ${adminKey}` };
@@ -68,7 +73,11 @@ async function main(): Promise<void> {
   cleanups.push(async () => direct.close());
 
   const speech = async (input: string, format: 'wav' | 'mp3'): Promise<Buffer> => {
-    const res = await fetch(`${api}/audio/speech`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'svc-flite', input, voice: 'slt', response_format: format }) });
+    const res = await fetch(`${api}/audio/speech`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'svc-flite', input, voice: 'slt', response_format: format }),
+    });
     if (res.status !== 200) throw new Error(`speech answered ${res.status}: ${await res.text()}`);
     return Buffer.from(await res.arrayBuffer());
   };
@@ -81,7 +90,13 @@ async function main(): Promise<void> {
     return ((await res.json()) as { text: string }).text;
   };
 
-  const samples: Record<string, Sample[]> = { 'tts direct (Flite WASI, wav)': [], 'tts api (wav)': [], 'tts api (mp3)': [], 'stt direct (pocketsphinx_continuous)': [], 'stt api (json)': [] };
+  const samples: Record<string, Sample[]> = {
+    'tts direct (Flite WASI, wav)': [],
+    'tts api (wav)': [],
+    'tts api (mp3)': [],
+    'stt direct (pocketsphinx_continuous)': [],
+    'stt api (json)': [],
+  };
   // Warm-up: the first request of each path pays for process start and caches.
   const warm = direct.flite(TEXTS[0]);
   direct.pocketsphinx(warm);
@@ -106,10 +121,14 @@ async function main(): Promise<void> {
 
   const results: Record<string, RtfSummary> = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summarize(v)]));
   const lines = ['| path | runs | audio s | processing ms | RTF |', '|---|---:|---:|---:|---:|'];
-  for (const [name, r] of Object.entries(results)) lines.push(`| ${name} | ${r.runs} | ${r.audioSeconds.toFixed(1)} | ${r.processingMs.toFixed(0)} | ${r.rtf.toFixed(3)} |`);
+  for (const [name, r] of Object.entries(results))
+    lines.push(`| ${name} | ${r.runs} | ${r.audioSeconds.toFixed(1)} | ${r.processingMs.toFixed(0)} | ${r.rtf.toFixed(3)} |`);
   process.stdout.write(`${lines.join('\n')}\n`);
   const out = path.join(__dirname, '..', 'last-run.json');
-  writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), cpus: os.cpus().length, cpu: os.cpus()[0]?.model, loadavg: os.loadavg(), runs, results }, null, 2)}\n`);
+  writeFileSync(
+    out,
+    `${JSON.stringify({ date: new Date().toISOString(), cpus: os.cpus().length, cpu: os.cpus()[0]?.model, loadavg: os.loadavg(), runs, results }, null, 2)}\n`,
+  );
   say(`written to ${path.relative(process.cwd(), out)}`);
 }
 

@@ -7,6 +7,11 @@ describe('real-time factor', () => {
   });
 
   it('summarizes runs by total time over total audio', () => {
-    expect(summarize([{ ms: 1000, audioSeconds: 4 }, { ms: 3000, audioSeconds: 4 }])).toEqual({ runs: 2, audioSeconds: 8, processingMs: 4000, rtf: 0.5 });
+    expect(
+      summarize([
+        { ms: 1000, audioSeconds: 4 },
+        { ms: 3000, audioSeconds: 4 },
+      ]),
+    ).toEqual({ runs: 2, audioSeconds: 8, processingMs: 4000, rtf: 0.5 });
   });
 });

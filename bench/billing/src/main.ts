@@ -74,7 +74,15 @@ async function main(): Promise<void> {
     const spread = await throughput(rpc, replicas, accounts, options, 'spread over accounts');
     const hot = await throughput(rpc, replicas, accounts.slice(0, 1), options, 'one hot account');
     const check = await reconcile(sql, accounts);
-    const result = { date: new Date().toISOString(), machine: machine(), options, baselineRoundTrip: baseline, hotPathReserve: latency, throughput: [spread, hot], check };
+    const result = {
+      date: new Date().toISOString(),
+      machine: machine(),
+      options,
+      baselineRoundTrip: baseline,
+      hotPathReserve: latency,
+      throughput: [spread, hot],
+      check,
+    };
     writeFileSync(options.out, `${JSON.stringify(result, null, 2)}\n`);
     printReport(baseline, latency, [spread, hot], check, options);
   } finally {
@@ -88,8 +96,19 @@ interface Replica {
 }
 
 function startBilling(script: string, natsUrl: string, databaseUrl: string): Replica {
-  const env = { ...process.env, NATS_URL: natsUrl, BILLING_DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', BILLING_MIGRATE_ON_BOOT: 'false', BILLING_SWEEP_INTERVAL_MS: '60000' };
-  const child = spawn(process.execPath, ['-r', path.join(REPO_ROOT, 'tools/register-paths.js'), script], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const env = {
+    ...process.env,
+    NATS_URL: natsUrl,
+    BILLING_DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'info',
+    BILLING_MIGRATE_ON_BOOT: 'false',
+    BILLING_SWEEP_INTERVAL_MS: '60000',
+  };
+  const child = spawn(process.execPath, ['-r', path.join(REPO_ROOT, 'tools/register-paths.js'), script], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const ready = new Promise<void>((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (d: Buffer) => {
@@ -195,7 +214,12 @@ async function reconcile(sql: Client, accounts: string[]) {
   );
   const wrong = rows.filter((r) => BigInt(r.balance) !== CREDIT_NANO - BigInt(r.charged) || r.held !== '0' || r.open !== 0);
   const charged = rows.reduce((n, r) => n + BigInt(r.charged), 0n);
-  return { accounts: rows.length, settledRequests: Number(charged / COST_NANO), exact: wrong.length === 0 && charged % COST_NANO === 0n, chargedUsd: formatAmount(charged) };
+  return {
+    accounts: rows.length,
+    settledRequests: Number(charged / COST_NANO),
+    exact: wrong.length === 0 && charged % COST_NANO === 0n,
+    chargedUsd: formatAmount(charged),
+  };
 }
 
 function machine() {
@@ -206,7 +230,10 @@ function printReport(baseline: Latency, latency: Latency, runs: Throughput[], ch
   const ms = (n: number) => `${n.toFixed(3)} ms`;
   const lines = [
     '',
-    `billing bench: ${options.replicas} billing replica(s), ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' / ')}`,
+    `billing bench: ${options.replicas} billing replica(s), ${os.cpus().length} cores, load ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' / ')}`,
     '',
     `hot path: one reservation round trip (what the gateway awaits), ${latency.count} sequential requests`,
     `  p50 ${ms(latency.p50)}   p90 ${ms(latency.p90)}   p99 ${ms(latency.p99)}   max ${ms(latency.max)}   target p50 < 1 ms: ${latency.p50 < 1 ? 'PASS' : 'FAIL'}`,
@@ -220,7 +247,11 @@ function printReport(baseline: Latency, latency: Latency, runs: Throughput[], ch
         `  reserve p50 ${ms(r.reserve.p50)} p99 ${ms(r.reserve.p99)}  settle p50 ${ms(r.settle.p50)} p99 ${ms(r.settle.p99)}  billing CPU ${r.billingCpuMsPerPair.toFixed(3)} ms/pair`,
     );
   }
-  lines.push('', `check: ${check.settledRequests} settled requests, ${check.chargedUsd} USD charged over ${check.accounts} accounts, balances exact and nothing held: ${check.exact ? 'YES' : 'NO'}`, '');
+  lines.push(
+    '',
+    `check: ${check.settledRequests} settled requests, ${check.chargedUsd} USD charged over ${check.accounts} accounts, balances exact and nothing held: ${check.exact ? 'YES' : 'NO'}`,
+    '',
+  );
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 

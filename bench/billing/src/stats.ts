@@ -15,7 +15,13 @@ export interface Latency {
 
 export function summarize(samples: number[]): Latency {
   const sorted = Float64Array.from(samples).sort();
-  return { count: sorted.length, p50: percentile(sorted, 50), p90: percentile(sorted, 90), p99: percentile(sorted, 99), max: sorted.length ? sorted[sorted.length - 1] : Number.NaN };
+  return {
+    count: sorted.length,
+    p50: percentile(sorted, 50),
+    p90: percentile(sorted, 90),
+    p99: percentile(sorted, 99),
+    max: sorted.length ? sorted[sorted.length - 1] : Number.NaN,
+  };
 }
 
 /** utime + stime of a process in milliseconds (Linux /proc; 100 ticks per second). */

@@ -62,8 +62,20 @@ export async function benchAccounts(options: AccountsOptions): Promise<BenchAcco
 async function createAccount(root: string, env: NodeJS.ProcessEnv, index: number): Promise<BenchAccount> {
   const { id: accountId } = await operatorCli(root, env, 'keys', ['accounts', 'create', '--name', `bench-compare-${index}`], z.object({ id: z.string() }));
   await operatorCli(root, env, 'keys', ['limits', 'set', '--account', accountId, '--rpm', BENCH_LIMIT, '--tpm', BENCH_LIMIT], z.unknown());
-  const { apiKey } = await operatorCli(root, env, 'keys', ['keys', 'create', '--account', accountId, '--type', 'INFERENCE', '--description', 'bench:compare'], z.object({ apiKey: z.string() }));
-  await operatorCli(root, env, 'billing', ['credit', '--account', accountId, '--usd', CREDIT_USD, '--reason', 'bench:compare'], z.object({ status: z.string() }));
+  const { apiKey } = await operatorCli(
+    root,
+    env,
+    'keys',
+    ['keys', 'create', '--account', accountId, '--type', 'INFERENCE', '--description', 'bench:compare'],
+    z.object({ apiKey: z.string() }),
+  );
+  await operatorCli(
+    root,
+    env,
+    'billing',
+    ['credit', '--account', accountId, '--usd', CREDIT_USD, '--reason', 'bench:compare'],
+    z.object({ status: z.string() }),
+  );
   return { accountId, apiKey };
 }
 

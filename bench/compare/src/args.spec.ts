@@ -4,7 +4,15 @@ describe('bench:compare arguments', () => {
   const parse = (argv: string[]) => parseCompareArgs(argv, '/repo');
 
   it('defaults to 10 s runs, 32 connections and 64 accounts', () => {
-    expect(parse([])).toMatchObject({ durationSeconds: 10, warmupSeconds: 2, connections: 32, accounts: 64, streamRequests: 200, quick: false, out: '/repo/bench/compare/last-run.json' });
+    expect(parse([])).toMatchObject({
+      durationSeconds: 10,
+      warmupSeconds: 2,
+      connections: 32,
+      accounts: 64,
+      streamRequests: 200,
+      quick: false,
+      out: '/repo/bench/compare/last-run.json',
+    });
   });
 
   it('--quick shortens the defaults, and explicit flags still win', () => {

@@ -2,7 +2,15 @@ import { platformGroup, platformTotal, postgresGroup } from './cpu-groups';
 
 describe('cpu groups', () => {
   it('names the four hot-path services and puts every other platform process under others', () => {
-    expect(['gateway', 'chat', 'billing', 'keys', 'media', 'start', 'node'].map(platformGroup)).toEqual(['gateway', 'chat', 'billing', 'keys', 'others', 'others', 'others']);
+    expect(['gateway', 'chat', 'billing', 'keys', 'media', 'start', 'node'].map(platformGroup)).toEqual([
+      'gateway',
+      'chat',
+      'billing',
+      'keys',
+      'others',
+      'others',
+      'others',
+    ]);
   });
 
   it("counts backends of the bench's databases and the server's helpers, not other users' backends", () => {

@@ -13,7 +13,12 @@ export function ratio(a: number | undefined, b: number | undefined): number {
 /** Columns padded to their widest cell: the first `leftAligned` ones left-aligned, numbers right-aligned; a rule under the header. */
 export function columns(rows: string[][], leftAligned = 1): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  const lines = rows.map((r) => r.map((cell = '', i) => (i < leftAligned ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ').trimEnd());
+  const lines = rows.map((r) =>
+    r
+      .map((cell = '', i) => (i < leftAligned ? cell.padEnd(widths[i]) : cell.padStart(widths[i])))
+      .join('  ')
+      .trimEnd(),
+  );
   lines.splice(1, 0, '-'.repeat(Math.max(...lines.map((l) => l.length))));
   return lines.join('\n');
 }

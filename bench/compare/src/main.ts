@@ -47,15 +47,25 @@ async function main(): Promise<void> {
       () => true,
       () => false,
     );
-  const accounts = await benchAccounts({ root, env: systems.cliEnv, count: options.accounts, file: path.join(logDir, 'accounts.json'), reseed: options.reseed, works, say });
+  const accounts = await benchAccounts({
+    root,
+    env: systems.cliEnv,
+    count: options.accounts,
+    file: path.join(logDir, 'accounts.json'),
+    reseed: options.reseed,
+    works,
+    say,
+  });
   const keys = accounts.map((a) => a.apiKey);
   for (const system of SYSTEMS) {
-    for (const stream of [false, true]) await probe(chatTarget(system, { stream, accounts: 1 }, endpoints, keys), `${system} (${stream ? 'streaming' : 'non-streaming'})`);
+    for (const stream of [false, true])
+      await probe(chatTarget(system, { stream, accounts: 1 }, endpoints, keys), `${system} (${stream ? 'streaming' : 'non-streaming'})`);
   }
 
   const list = scenarios(options.connections, options.accounts);
   const measurements: Measurement[] = [];
-  const rssPids = (system: System) => (): number[] => (system === 'platform' ? platformPids(cpu.platformRoot, 'gateway') : system === 'portkey' ? [cpu.portkey] : []);
+  const rssPids = (system: System) => (): number[] =>
+    system === 'platform' ? platformPids(cpu.platformRoot, 'gateway') : system === 'portkey' ? [cpu.portkey] : [];
   for (const [i, scenario] of list.entries()) {
     for (const system of runOrder(scenario, i)) {
       say(`${scenario.name}: ${system}, ${options.durationSeconds} s after ${options.warmupSeconds} s warm-up`);
@@ -92,8 +102,17 @@ async function main(): Promise<void> {
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 
-  const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, loadAverage: { before: loadBefore, after: os.loadavg() } };
-  writeFileSync(options.out, `${JSON.stringify({ date: new Date().toISOString(), machine, portkey: versions, options, ...result, targets: checks }, null, 2)}\n`);
+  const machine = {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    loadAverage: { before: loadBefore, after: os.loadavg() },
+  };
+  writeFileSync(
+    options.out,
+    `${JSON.stringify({ date: new Date().toISOString(), machine, portkey: versions, options, ...result, targets: checks }, null, 2)}\n`,
+  );
   say(`results written to ${path.relative(root, options.out)}`);
 }
 

@@ -17,7 +17,11 @@ export interface PlatformEnvInput {
 
 export function databaseUrls(pgUrl: string): { KEYS_DATABASE_URL: string; BILLING_DATABASE_URL: string; CHAT_DATABASE_URL: string } {
   const base = pgUrl.replace(/\/+$/, '');
-  return { KEYS_DATABASE_URL: `${base}/${BENCH_DATABASES.keys}`, BILLING_DATABASE_URL: `${base}/${BENCH_DATABASES.billing}`, CHAT_DATABASE_URL: `${base}/${BENCH_DATABASES.chat}` };
+  return {
+    KEYS_DATABASE_URL: `${base}/${BENCH_DATABASES.keys}`,
+    BILLING_DATABASE_URL: `${base}/${BENCH_DATABASES.billing}`,
+    CHAT_DATABASE_URL: `${base}/${BENCH_DATABASES.chat}`,
+  };
 }
 
 /**

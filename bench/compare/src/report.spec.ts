@@ -13,7 +13,9 @@ describe('report', () => {
   });
 
   it('splits the platform CPU by process and keeps postgres and redis out of its total', () => {
-    expect(renderCpuTable(result)).toMatch(/^stream 1 conn 64 acct\s+0\.200\s+0\.080\s+0\.050\s+0\.010\s+0\.010\s+0\.050\s+0\.400\s+1\.24\s+0\.030\s+0\.010\s+0\.020\s+1\.000$/m);
+    expect(renderCpuTable(result)).toMatch(
+      /^stream 1 conn 64 acct\s+0\.200\s+0\.080\s+0\.050\s+0\.010\s+0\.010\s+0\.050\s+0\.400\s+1\.24\s+0\.030\s+0\.010\s+0\.020\s+1\.000$/m,
+    );
   });
 
   it('shows streaming first byte added over the direct stream', () => {

@@ -67,7 +67,14 @@ export function renderStreamTable(result: CompareResult): string {
   for (const system of SYSTEMS) {
     const s = result.streaming[system];
     if (!s) continue;
-    rows.push([system, fmt(s.firstByteMs.p50), fmt(s.firstByteMs.p99), fmt(s.firstTokenMs.p50), fmt(s.totalMs.p50), system === 'direct' ? '' : signed(firstByteAddedP50(result, system))]);
+    rows.push([
+      system,
+      fmt(s.firstByteMs.p50),
+      fmt(s.firstByteMs.p99),
+      fmt(s.firstTokenMs.p50),
+      fmt(s.totalMs.p50),
+      system === 'direct' ? '' : signed(firstByteAddedP50(result, system)),
+    ]);
   }
   return columns(rows);
 }
@@ -76,7 +83,10 @@ export function renderStreamTable(result: CompareResult): string {
 export function failures(result: CompareResult): string[] {
   return result.measurements
     .filter((m) => failedOf(m) > 0)
-    .map((m) => `${m.system}, ${m.scenario}: ${m.load.non2xx} non-2xx, ${m.load.errors} errors, ${m.load.timeouts} timeouts of ${m.load.ok + failedOf(m)} requests`);
+    .map(
+      (m) =>
+        `${m.system}, ${m.scenario}: ${m.load.non2xx} non-2xx, ${m.load.errors} errors, ${m.load.timeouts} timeouts of ${m.load.ok + failedOf(m)} requests`,
+    );
 }
 
 /** Mean CPU ms per request of the benchmark process (the load generator) over one system's runs. */

@@ -12,7 +12,13 @@ export interface FixtureNumbers {
 }
 
 const lat = (p50: number): LatencySummary => ({ count: 100, p50, p99: p50 * 3, mean: p50, max: p50 * 5 });
-const stream = (firstByte: number): StreamResult => ({ requests: 50, headersMs: lat(firstByte), firstByteMs: lat(firstByte), firstTokenMs: lat(firstByte + 0.1), totalMs: lat(firstByte + 0.5) });
+const stream = (firstByte: number): StreamResult => ({
+  requests: 50,
+  headersMs: lat(firstByte),
+  firstByteMs: lat(firstByte),
+  firstTokenMs: lat(firstByte + 0.1),
+  totalMs: lat(firstByte + 0.5),
+});
 
 export function fixtureResult(n: FixtureNumbers): CompareResult {
   const list = scenarios(32, 64);
@@ -20,7 +26,16 @@ export function fixtureResult(n: FixtureNumbers): CompareResult {
     runOrder(scenario, i).map((system) => ({
       system,
       scenario: scenario.name,
-      load: { connections: scenario.connections, durationSeconds: 10, rps: n.rps[system], latencyMs: lat(n.p50[system]), ok: n.rps[system] * 10, non2xx: 0, errors: 0, timeouts: 0 },
+      load: {
+        connections: scenario.connections,
+        durationSeconds: 10,
+        rps: n.rps[system],
+        latencyMs: lat(n.p50[system]),
+        ok: n.rps[system] * 10,
+        non2xx: 0,
+        errors: 0,
+        timeouts: 0,
+      },
       cpuMsPerRequest: n.cpu[system],
       rssMb: system === 'direct' ? undefined : 150,
       loadGeneratorCpuMsPerRequest: 0.05,
@@ -40,7 +55,17 @@ export const passing: FixtureNumbers = {
   p50: { direct: 0.1, platform: 1.2, portkey: 2.5 },
   cpu: {
     direct: { upstream: 0.02 },
-    platform: { gateway: 0.2, chat: 0.08, billing: 0.05, keys: 0.01, others: 0.01, 'nats-server': 0.05, 'postgres-bench': 0.03, 'postgres-shared': 0.01, redis: 0.02 },
+    platform: {
+      gateway: 0.2,
+      chat: 0.08,
+      billing: 0.05,
+      keys: 0.01,
+      others: 0.01,
+      'nats-server': 0.05,
+      'postgres-bench': 0.03,
+      'postgres-shared': 0.01,
+      redis: 0.02,
+    },
     portkey: { portkey: 1.0 },
   },
   firstByteP50: { direct: 0.3, platform: 1.9, portkey: 30 },

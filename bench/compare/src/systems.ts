@@ -39,7 +39,10 @@ export async function startSystems(o: SystemsOptions): Promise<RunningSystems> {
   const pgUrl = process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432';
 
   const port = await freePort();
-  const env = platformEnv({ root: o.root, port, natsUrl: nats.url, redisUrl: redis.url, upstreamBaseUrl, pgUrl, startTimeoutSeconds: o.startTimeoutSeconds }, process.env);
+  const env = platformEnv(
+    { root: o.root, port, natsUrl: nats.url, redisUrl: redis.url, upstreamBaseUrl, pgUrl, startTimeoutSeconds: o.startTimeoutSeconds },
+    process.env,
+  );
   o.say(`starting the platform on port ${port} (log: ${path.relative(o.root, o.logDir)}/platform.log)`);
   const platform = await startPlatform(o.root, env, port, path.join(o.logDir, 'platform.log'), o.startTimeoutSeconds * 1000, (stop) => o.cleanups.push(stop));
   const portkey = await startPortkey(o.root, path.join(o.logDir, 'portkey.log'));

@@ -26,7 +26,9 @@ interface WordVectorsEngineLike {
   embed(inputs: string[]): { embeddings: Float32Array[] };
 }
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startService } = require(path.join(REPO_ROOT, 'apps/gateway/test/integration/support/processes.ts')) as { startService: (name: string, entry: string, env: Record<string, string>) => ServiceProcess };
+const { startService } = require(path.join(REPO_ROOT, 'apps/gateway/test/integration/support/processes.ts')) as {
+  startService: (name: string, entry: string, env: Record<string, string>) => ServiceProcess;
+};
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { WordVectorsEngine } = require(path.join(REPO_ROOT, 'apps/chat/src/engines/embeddings/word-vectors.engine.ts')) as {
   WordVectorsEngine: new (o: { modelPath: string }) => WordVectorsEngineLike;
@@ -63,7 +65,14 @@ async function measure(label: string, inFlight: number, once: () => Promise<void
   const elapsed = (performance.now() - started) / 1000;
   times.sort((a, b) => a - b);
   const pct = (p: number) => +times[Math.min(times.length - 1, Math.floor(p * times.length))].toFixed(2);
-  const row = { path: label, inFlight, batches: times.length, embeddingsPerSecond: Math.round((times.length * BATCH.length) / elapsed), batchMsP50: pct(0.5), batchMsP95: pct(0.95) };
+  const row = {
+    path: label,
+    inFlight,
+    batches: times.length,
+    embeddingsPerSecond: Math.round((times.length * BATCH.length) / elapsed),
+    batchMsP50: pct(0.5),
+    batchMsP95: pct(0.95),
+  };
   say(JSON.stringify(row));
   return row;
 }
@@ -93,7 +102,14 @@ async function main(): Promise<void> {
     keys: startService('keys', 'apps/keys/src/main.ts', { ...common, KEYS_DATABASE_URL: keysDb.url, KEYS_MIGRATE_ON_BOOT: 'false', SVC_ADMIN_KEY: adminKey }),
     billing: startService('billing', 'apps/billing/src/main.ts', { ...common, BILLING_DATABASE_URL: billingDb.url, BILLING_MIGRATE_ON_BOOT: 'false' }),
     chat: startService('chat', 'apps/chat/src/main.ts', { ...common, CHAT_DATABASE_URL: chatDb.url, CHAT_MIGRATE_ON_BOOT: 'false' }),
-    gateway: startService('gateway', 'apps/gateway/src/main.ts', { ...common, LOG_LEVEL: 'info', PORT: String(port), HOST: '127.0.0.1', RATE_LIMITS_ENABLED: 'false', REDIS_KEY_PREFIX: `svc_bench_emb_${randomBytes(3).toString('hex')}:` }),
+    gateway: startService('gateway', 'apps/gateway/src/main.ts', {
+      ...common,
+      LOG_LEVEL: 'info',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      RATE_LIMITS_ENABLED: 'false',
+      REDIS_KEY_PREFIX: `svc_bench_emb_${randomBytes(3).toString('hex')}:`,
+    }),
   };
   for (const p of Object.values(procs)) cleanups.push(() => p.stop());
   await procs.gateway.waitFor('gateway listening', 120_000);
@@ -133,7 +149,13 @@ async function main(): Promise<void> {
       await res.arrayBuffer();
     }),
   );
-  const result = { date: new Date().toISOString(), host: { cpus: os.cpus().length, load: os.loadavg().map((v) => +v.toFixed(2)) }, batch: BATCH.length, seconds: SECONDS, rows };
+  const result = {
+    date: new Date().toISOString(),
+    host: { cpus: os.cpus().length, load: os.loadavg().map((v) => +v.toFixed(2)) },
+    batch: BATCH.length,
+    seconds: SECONDS,
+    rows,
+  };
   writeFileSync(path.join(REPO_ROOT, 'bench/embeddings/last-run.json'), `${JSON.stringify(result, null, 2)}\n`);
   process.stdout.write('| path | in flight | batches | embeddings/s | batch p50 ms | batch p95 ms |\n|---|---|---|---|---|---|\n');
   for (const r of rows) process.stdout.write(`| ${r.path} | ${r.inFlight} | ${r.batches} | ${r.embeddingsPerSecond} | ${r.batchMsP50} | ${r.batchMsP95} |\n`);

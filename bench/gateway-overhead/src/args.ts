@@ -70,7 +70,8 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv, root: str
   const startPlatform = !values['no-platform-start'];
   if (!startPlatform && !values.url) throw new Error('--no-platform-start needs --url <base of the running platform>');
   if (startPlatform && values.url) throw new Error('--url is for --no-platform-start; without it the benchmark starts its own platform');
-  if (!startPlatform && values.profile) throw new Error('--profile needs the platform the benchmark starts (start yours with SVC_NODE_ARGS=--cpu-prof instead)');
+  if (!startPlatform && values.profile)
+    throw new Error('--profile needs the platform the benchmark starts (start yours with SVC_NODE_ARGS=--cpu-prof instead)');
   return {
     durationSeconds: num('duration', values.duration, 10, 1),
     warmupSeconds: num('warmup', values.warmup, 3, 0),

@@ -34,7 +34,16 @@ export function runLoad(target: Target, connections: number, durationSeconds: nu
   const latencies = new Samples();
   let ok = 0;
   let non2xx = 0;
-  const options: autocannon.Options = { url: target.url, method: 'POST', headers: target.headers, body: target.body, connections, duration: durationSeconds, pipelining: 1, timeout: 10 };
+  const options: autocannon.Options = {
+    url: target.url,
+    method: 'POST',
+    headers: target.headers,
+    body: target.body,
+    connections,
+    duration: durationSeconds,
+    pipelining: 1,
+    timeout: 10,
+  };
   if (target.rotatingHeaders?.length) options.requests = [{ setupRequest: rotate(target.rotatingHeaders) }];
   return new Promise((resolve, reject) => {
     const instance = autocannon(options, (err, result) => {

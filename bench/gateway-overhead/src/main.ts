@@ -123,7 +123,10 @@ async function main(): Promise<void> {
 
   const checks = platformResult ? checkTargets(directResult, platformResult) : [];
   // Other work on the machine skews every number; the load average at the end says how much there was.
-  const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
   const lines = [
     '',
     `Gateway overhead: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${options.durationSeconds} s per run, upstream answers ${options.tokens} tokens with no delay, load average ${load}`,
@@ -141,7 +144,14 @@ async function main(): Promise<void> {
   mkdirSync(path.dirname(options.out), { recursive: true });
   const json = {
     date: new Date().toISOString(),
-    machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.type()} ${os.release()}`, loadAverage: os.loadavg() },
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model,
+      memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+      platform: `${os.type()} ${os.release()}`,
+      loadAverage: os.loadavg(),
+    },
     options: { ...options, apiKey: undefined },
     direct: directResult,
     platform: platformResult ?? null,

@@ -17,7 +17,11 @@ describe('proc cpu', () => {
         [20, 1],
       ].map(([pid, ppid]) => [pid, { pid, ppid, comm: 'x', ticks: 0 }]),
     );
-    expect(processTree(stats, 10).map((s) => s.pid).sort()).toEqual([10, 11, 12, 13]);
+    expect(
+      processTree(stats, 10)
+        .map((s) => s.pid)
+        .sort(),
+    ).toEqual([10, 11, 12, 13]);
     expect(processTree(stats, 99)).toEqual([]);
   });
 

@@ -13,9 +13,17 @@ export interface ProcStat {
 export function parseProcStat(text: string): ProcStat {
   const open = text.indexOf('(');
   const close = text.lastIndexOf(')');
-  const fields = text.slice(close + 2).trim().split(' ');
+  const fields = text
+    .slice(close + 2)
+    .trim()
+    .split(' ');
   // fields[0] is field 3 (state): ppid is field 4, utime 14, stime 15.
-  return { pid: Number(text.slice(0, open).trim()), ppid: Number(fields[1]), comm: text.slice(open + 1, close), ticks: Number(fields[11]) + Number(fields[12]) };
+  return {
+    pid: Number(text.slice(0, open).trim()),
+    ppid: Number(fields[1]),
+    comm: text.slice(open + 1, close),
+    ticks: Number(fields[11]) + Number(fields[12]),
+  };
 }
 
 export function readAllStats(): Map<number, ProcStat> {

@@ -83,5 +83,7 @@ export const readProfile = (file: string): CpuProfile => JSON.parse(readFileSync
 
 export function renderSummary(label: string, summary: ProfileSummary): string {
   const rows = summary.top.map((f) => `  ${f.msPerRequest.toFixed(3).padStart(7)} ms ${(100 * f.share).toFixed(1).padStart(5)}%  ${f.name}`);
-  return [`${label}: busy ${summary.busyMsPerRequest.toFixed(3)} ms/request (profiler time: includes waiting for a core on a busy machine)`, ...rows].join('\n');
+  return [`${label}: busy ${summary.busyMsPerRequest.toFixed(3)} ms/request (profiler time: includes waiting for a core on a busy machine)`, ...rows].join(
+    '\n',
+  );
 }

@@ -76,7 +76,12 @@ export function renderTable(direct: SideResult, platform: SideResult | undefined
   row(`${c} conn: CPU/request (ms)`, fmt(direct.cpuMsPerRequest, 3), platform && fmt(platform.cpuMsPerRequest, 3), undefined, '< 0.5');
   row(`${c} conn: CPU busy (cores)`, fmt(direct.cpuCoresBusy), platform && fmt(platform.cpuCoresBusy), undefined);
   if (platform?.natsCpuMsPerRequest !== undefined) row(`${c} conn: + nats-server CPU/req (ms)`, '', fmt(platform.natsCpuMsPerRequest, 3), undefined);
-  row(`${c} conn: load generator CPU/req (ms)`, fmt(direct.loadGeneratorCpuMsPerRequest, 3), platform && fmt(platform.loadGeneratorCpuMsPerRequest, 3), undefined);
+  row(
+    `${c} conn: load generator CPU/req (ms)`,
+    fmt(direct.loadGeneratorCpuMsPerRequest, 3),
+    platform && fmt(platform.loadGeneratorCpuMsPerRequest, 3),
+    undefined,
+  );
   lat('stream: first byte p50 (ms)', (s) => s.stream.firstByteMs.p50, 'added < 2');
   lat('stream: first byte p99 (ms)', (s) => s.stream.firstByteMs.p99);
   lat('stream: first token p50 (ms)', (s) => s.stream.firstTokenMs.p50);
@@ -100,7 +105,9 @@ export function failures(side: SideResult): string[] {
   const problems: string[] = [];
   for (const run of [side.unloaded, side.loaded]) {
     if (run.non2xx + run.errors + run.timeouts > 0) {
-      problems.push(`${run.connections} conn: ${run.non2xx} non-2xx, ${run.errors} errors, ${run.timeouts} timeouts of ${run.ok + run.non2xx + run.errors} requests`);
+      problems.push(
+        `${run.connections} conn: ${run.non2xx} non-2xx, ${run.errors} errors, ${run.timeouts} timeouts of ${run.ok + run.non2xx + run.errors} requests`,
+      );
     }
   }
   return problems;

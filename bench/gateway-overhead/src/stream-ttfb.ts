@@ -46,7 +46,12 @@ export async function measureStreaming(target: Target, requests: number, warmup:
 
 async function oneStream(pool: Pool, url: URL, target: Target): Promise<OneStream> {
   const started = performance.now();
-  const res = await pool.request({ method: 'POST', path: url.pathname + url.search, headers: { ...target.headers, accept: 'text/event-stream' }, body: target.body });
+  const res = await pool.request({
+    method: 'POST',
+    path: url.pathname + url.search,
+    headers: { ...target.headers, accept: 'text/event-stream' },
+    body: target.body,
+  });
   const headersMs = performance.now() - started;
   let firstByteMs = Number.NaN;
   let firstTokenMs = Number.NaN;

@@ -50,7 +50,12 @@ async function main(): Promise<void> {
   const procs = await Promise.all([
     startFromSources('keys', 'apps/keys/src/main.ts', { ...common, KEYS_DATABASE_URL: keysDb.url, KEYS_MIGRATE_ON_BOOT: 'false' }, 'keys service ready'),
     startFromSources('media', 'apps/media/src/main.ts', common, 'media service ready'),
-    startFromSources('gateway', 'apps/gateway/src/main.ts', { ...common, PORT: String(port), HOST: '127.0.0.1', RATE_LIMITS_ENABLED: 'false', REDIS_KEY_PREFIX: 'svc_bench_img:' }, 'gateway listening'),
+    startFromSources(
+      'gateway',
+      'apps/gateway/src/main.ts',
+      { ...common, PORT: String(port), HOST: '127.0.0.1', RATE_LIMITS_ENABLED: 'false', REDIS_KEY_PREFIX: 'svc_bench_img:' },
+      'gateway listening',
+    ),
   ]);
   for (const p of procs) cleanups.push(() => p.stop());
   const api = `http://127.0.0.1:${port}/api/v1`;
@@ -74,7 +79,11 @@ async function main(): Promise<void> {
   /** The media service over NATS, as the gateway calls it (no HTTP, auth, admission). */
   const direct = async (p: ImageGenerateParams) => {
     const requestId = randomUUID();
-    const reply = await rpc.send(MEDIA.IMAGE_GENERATE, { caller: { requestId, accountId: 'bench', apiKeyId: 'bench' }, params: p }, { requestId, timeoutMs: 300_000 });
+    const reply = await rpc.send(
+      MEDIA.IMAGE_GENERATE,
+      { caller: { requestId, accountId: 'bench', apiKeyId: 'bench' }, params: p },
+      { requestId, timeoutMs: 300_000 },
+    );
     const bytes = await blobs.take(reply.images[0].blobId);
     if (!bytes) throw new Error('output blob missing');
     return { engineMs: reply.timing.inferenceMs, bytes: bytes.length };
@@ -83,7 +92,17 @@ async function main(): Promise<void> {
     const res = await fetch(`${api}/image/generate`, {
       method: 'POST',
       headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: p.model, prompt: p.prompt, width: p.width, height: p.height, steps: p.steps, seed: p.seed, format: p.format, safe_mode: false, return_binary: true }),
+      body: JSON.stringify({
+        model: p.model,
+        prompt: p.prompt,
+        width: p.width,
+        height: p.height,
+        steps: p.steps,
+        seed: p.seed,
+        format: p.format,
+        safe_mode: false,
+        return_binary: true,
+      }),
     });
     const body = Buffer.from(await res.arrayBuffer());
     if (res.status !== 200) throw new Error(`API answered ${res.status}: ${body.toString().slice(0, 200)}`);
@@ -131,7 +150,10 @@ async function main(): Promise<void> {
       `through the API p50 ${fmt(percentile(apiLat, 50))} ms, p99 ${fmt(percentile(apiLat, 99))} ms; added by the gateway p50 ${fmt(percentile(apiLat, 50) - percentile(natsLat, 50))} ms.`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
-  writeFileSync(path.join(__dirname, '..', 'last-run.json'), JSON.stringify({ at: new Date().toISOString(), images, rows, overhead: { nats: natsLat, api: apiLat } }, null, 2));
+  writeFileSync(
+    path.join(__dirname, '..', 'last-run.json'),
+    JSON.stringify({ at: new Date().toISOString(), images, rows, overhead: { nats: natsLat, api: apiLat } }, null, 2),
+  );
   say(`logs in ${LOG_DIR}`);
 }
 

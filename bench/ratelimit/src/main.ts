@@ -33,14 +33,27 @@ interface Options {
 }
 
 function options(): Options | undefined {
-  const { values } = parseArgs({ options: { requests: { type: 'string' }, warmup: { type: 'string' }, concurrency: { type: 'string' }, 'loaded-seconds': { type: 'string' }, help: { type: 'boolean' } } });
+  const { values } = parseArgs({
+    options: {
+      requests: { type: 'string' },
+      warmup: { type: 'string' },
+      concurrency: { type: 'string' },
+      'loaded-seconds': { type: 'string' },
+      help: { type: 'boolean' },
+    },
+  });
   if (values.help) return undefined;
   const int = (name: string, v: string | undefined, fallback: number) => {
     const n = v === undefined ? fallback : Number(v);
     if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer`);
     return n;
   };
-  return { requests: int('requests', values.requests, 3000), warmup: int('warmup', values.warmup, 300), concurrency: int('concurrency', values.concurrency, 16), loadedSeconds: int('loaded-seconds', values['loaded-seconds'], 3) };
+  return {
+    requests: int('requests', values.requests, 3000),
+    warmup: int('warmup', values.warmup, 300),
+    concurrency: int('concurrency', values.concurrency, 16),
+    loadedSeconds: int('loaded-seconds', values['loaded-seconds'], 3),
+  };
 }
 
 async function waitForHttp(url: string, timeoutMs = 60_000): Promise<void> {
@@ -83,7 +96,15 @@ async function main(): Promise<void> {
     await nc.close();
   });
   const upstream = async (name: string, extra: string[]) => {
-    const p = await startProcess(root, name, 'dist/bench/fake-upstream/src/main.js', ['--port', '0', '--tokens', '8', ...extra], process.env, log, /OpenAI base URL (\S+)\)/);
+    const p = await startProcess(
+      root,
+      name,
+      'dist/bench/fake-upstream/src/main.js',
+      ['--port', '0', '--tokens', '8', ...extra],
+      process.env,
+      log,
+      /OpenAI base URL (\S+)\)/,
+    );
     cleanups.push(p.stop);
     return (p.match as RegExpExecArray)[1];
   };
@@ -108,7 +129,14 @@ async function main(): Promise<void> {
   const gateway = async (name: string, extra: Record<string, string>): Promise<{ origin: string; process: BenchProcess }> => {
     const port = await freePort();
     // Access logs off (warn): they would cost both sides the same, and only add noise.
-    const p = await startProcess(root, name, 'dist/apps/gateway/src/main.js', [], { ...env, LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', ...extra }, log);
+    const p = await startProcess(
+      root,
+      name,
+      'dist/apps/gateway/src/main.js',
+      [],
+      { ...env, LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', ...extra },
+      log,
+    );
     cleanups.push(p.stop);
     const origin = `http://127.0.0.1:${port}`;
     await waitForHttp(`${origin}/api/v1/models`);
@@ -137,7 +165,10 @@ async function main(): Promise<void> {
   const body = chatBody('bench-fast', 16);
   const plainOne = new GatewayClient(plain.origin, 1);
   const limitedOne = new GatewayClient(limitedA.origin, 1);
-  cleanups.push(() => plainOne.close(), () => limitedOne.close());
+  cleanups.push(
+    () => plainOne.close(),
+    () => limitedOne.close(),
+  );
   for (let i = 0; i < opts.warmup; i++) {
     await plainOne.chat(latencyKey, body);
     await limitedOne.chat(latencyKey, body);
@@ -174,7 +205,10 @@ async function main(): Promise<void> {
   say(`loaded: ${opts.concurrency} connections, ${opts.loadedSeconds} s per run, runs interleaved`);
   const plainMany = new GatewayClient(plain.origin, opts.concurrency);
   const limitedMany = new GatewayClient(limitedA.origin, opts.concurrency);
-  cleanups.push(() => plainMany.close(), () => limitedMany.close());
+  cleanups.push(
+    () => plainMany.close(),
+    () => limitedMany.close(),
+  );
   const loadedRun = async (client: GatewayClient) => {
     const until = Date.now() + opts.loadedSeconds * 1000;
     const out: Outcome[] = [];
@@ -194,13 +228,20 @@ async function main(): Promise<void> {
   const loadedSeconds = 2 * opts.loadedSeconds;
   const loaded = {
     plain: { ...summarize(loadedPlain.map((o) => o.ms)), rps: loadedPlain.length / loadedSeconds, non200: loadedPlain.filter((o) => o.status !== 200).length },
-    limited: { ...summarize(loadedLimited.map((o) => o.ms)), rps: loadedLimited.length / loadedSeconds, non200: loadedLimited.filter((o) => o.status !== 200).length },
+    limited: {
+      ...summarize(loadedLimited.map((o) => o.ms)),
+      rps: loadedLimited.length / loadedSeconds,
+      non200: loadedLimited.filter((o) => o.status !== 200).length,
+    },
   };
 
   // 3. Accuracy: bursts far over a limit, split across the two limited gateways.
   const a = new GatewayClient(limitedA.origin, 128);
   const b = new GatewayClient(limitedB.origin, 128);
-  cleanups.push(() => a.close(), () => b.close());
+  cleanups.push(
+    () => a.close(),
+    () => b.close(),
+  );
   const split = (key: string, payload: string) => (i: number) => (i % 2 === 0 ? a : b).chat(key, payload);
   const accuracy: Array<{ limit: string; allowed: number; sent: number; admitted: number; refused429: number; other: number; ratio: number }> = [];
   for (const n of [50, 200, 500]) {
@@ -242,12 +283,18 @@ async function main(): Promise<void> {
     ...(loaded.plain.non200 + loaded.limited.non200 > 0 ? [`  non-200 answers: ${loaded.plain.non200} (off), ${loaded.limited.non200} (on)`] : []),
     '',
     'Accuracy, bursts split across two gateway processes (admitted / allowed, target 1.000):',
-    ...accuracy.map((x) => `  ${x.limit.padEnd(10)} allowed ${String(x.allowed).padStart(4)}  sent ${String(x.sent).padStart(5)}  admitted ${String(x.admitted).padStart(4)}  429 ${String(x.refused429).padStart(5)}  other ${x.other}  ratio ${x.ratio.toFixed(3)} ${x.ratio === 1 && x.other === 0 ? 'PASS' : 'FAIL'}`),
+    ...accuracy.map(
+      (x) =>
+        `  ${x.limit.padEnd(10)} allowed ${String(x.allowed).padStart(4)}  sent ${String(x.sent).padStart(5)}  admitted ${String(x.admitted).padStart(4)}  429 ${String(x.refused429).padStart(5)}  other ${x.other}  ratio ${x.ratio.toFixed(3)} ${x.ratio === 1 && x.other === 0 ? 'PASS' : 'FAIL'}`,
+    ),
     '',
   ];
   process.stdout.write(lines.join('\n'));
   const out = path.join(root, 'bench/ratelimit/last-run.json');
-  writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, node: process.version, loadAverage: os.loadavg() }, options: opts, unloaded, cpuPerRequest, loaded, accuracy }, null, 2)}\n`);
+  writeFileSync(
+    out,
+    `${JSON.stringify({ date: new Date().toISOString(), machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, node: process.version, loadAverage: os.loadavg() }, options: opts, unloaded, cpuPerRequest, loaded, accuracy }, null, 2)}\n`,
+  );
   say(`results written to ${path.relative(root, out)}`);
   if (added('p50') >= 0.5 || accuracy.some((x) => x.ratio !== 1 || x.other !== 0)) process.exitCode = 1;
 }

@@ -10,10 +10,23 @@ export interface BenchProcess {
 }
 
 /** Resolves once the output matches `ready`, or at once without it (the caller probes readiness). */
-export function startProcess(root: string, name: string, script: string, args: string[], env: NodeJS.ProcessEnv, log: WriteStream, ready?: RegExp, timeoutMs = 60_000): Promise<BenchProcess & { match?: RegExpExecArray }> {
+export function startProcess(
+  root: string,
+  name: string,
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  log: WriteStream,
+  ready?: RegExp,
+  timeoutMs = 60_000,
+): Promise<BenchProcess & { match?: RegExpExecArray }> {
   const file = path.join(root, script);
   if (!existsSync(file)) return Promise.reject(new Error(`${file} is missing: run \`npm run build\` first`));
-  const child: ChildProcess = spawn(process.execPath, ['-r', path.join(root, 'tools/register-paths.js'), file, ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, ['-r', path.join(root, 'tools/register-paths.js'), file, ...args], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const stop = () => stopChild(child);
   return new Promise((resolve, reject) => {
     let out = '';

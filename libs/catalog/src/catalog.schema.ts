@@ -6,7 +6,6 @@ export type ModelType = (typeof MODEL_TYPES)[number];
 
 export const RATE_LIMIT_TIERS = ['XS', 'S', 'M', 'L'] as const;
 
-
 /** Engines a model can run on. `embedded-*` run on this machine; `openai-compatible` and `sdapi` are upstream servers. */
 export const engineSchema = z.discriminatedUnion('kind', [
   z
@@ -97,7 +96,10 @@ export const engineSchema = z.discriminatedUnion('kind', [
       /** `GET <baseUrl>/models` every this many ms per endpoint; 0 turns health checks off. */
       healthCheckIntervalMs: z.number().int().nonnegative().default(15_000),
       /** Consecutive failures that open an endpoint's circuit, and how long it stays open. */
-      circuitBreaker: z.object({ failureThreshold: z.number().int().positive().default(5), cooldownMs: z.number().int().positive().default(30_000) }).strict().default({ failureThreshold: 5, cooldownMs: 30_000 }),
+      circuitBreaker: z
+        .object({ failureThreshold: z.number().int().positive().default(5), cooldownMs: z.number().int().positive().default(30_000) })
+        .strict()
+        .default({ failureThreshold: 5, cooldownMs: 30_000 }),
     })
     .strict(),
 ]);
@@ -137,7 +139,10 @@ export type ImageConstraints = z.infer<typeof imageConstraintsSchema>;
 /** The image constraints of a model (defaults filled in); throws naming the model when they are invalid. */
 export function imageConstraintsOf(model: { id: string; constraints: Record<string, unknown> }): ImageConstraints {
   const parsed = imageConstraintsSchema.safeParse(model.constraints);
-  if (!parsed.success) throw new Error(`catalog: model ${model.id} has invalid image constraints: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new Error(
+      `catalog: model ${model.id} has invalid image constraints: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   return parsed.data;
 }
 
@@ -191,16 +196,19 @@ export function embeddingConstraintsOf(model: Pick<ModelDefinition, 'constraints
 
 export const catalogSchema = z
   .object({
-    models: z.array(
-      modelSchema.superRefine((model, ctx) => {
-        if (model.type !== 'embedding') return;
-        const parsed = embeddingConstraintsSchema.safeParse(model.constraints);
-        if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: ['constraints', ...issue.path.map(String)], message: issue.message });
-        else if (parsed.data.minDimensions !== undefined && (parsed.data.dimensions === undefined || parsed.data.minDimensions > parsed.data.dimensions)) {
-          ctx.addIssue({ code: 'custom', path: ['constraints', 'minDimensions'], message: 'needs constraints.dimensions, and must not exceed it' });
-        }
-      }),
-    ).min(1),
+    models: z
+      .array(
+        modelSchema.superRefine((model, ctx) => {
+          if (model.type !== 'embedding') return;
+          const parsed = embeddingConstraintsSchema.safeParse(model.constraints);
+          if (!parsed.success)
+            for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: ['constraints', ...issue.path.map(String)], message: issue.message });
+          else if (parsed.data.minDimensions !== undefined && (parsed.data.dimensions === undefined || parsed.data.minDimensions > parsed.data.dimensions)) {
+            ctx.addIssue({ code: 'custom', path: ['constraints', 'minDimensions'], message: 'needs constraints.dimensions, and must not exceed it' });
+          }
+        }),
+      )
+      .min(1),
     /** OpenAI (or other) model names mapped to ours, e.g. `gpt-4o-mini: svc-tiny-random`. */
     compatibilityMapping: z.record(z.string(), z.string()).default({}),
   })

@@ -21,7 +21,12 @@ export function toModelView(model: ModelDefinition): Record<string, unknown> {
     spec.capabilities = { quantization: model.quantization, ...model.capabilities };
   }
   if (model.deprecation) {
-    spec.deprecation = { date: model.deprecation.date, removesAt: model.deprecation.date, autoRemap: false, replacementModelId: model.deprecation.replacementModelId };
+    spec.deprecation = {
+      date: model.deprecation.date,
+      removesAt: model.deprecation.date,
+      autoRemap: false,
+      replacementModelId: model.deprecation.replacementModelId,
+    };
   }
   const view: Record<string, unknown> = { id: model.id, object: 'model', type: model.type, created: model.created, owned_by: 'svc', model_spec: spec };
   if (isText && model.availableContextTokens) view.context_length = model.availableContextTokens;

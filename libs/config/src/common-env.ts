@@ -3,13 +3,16 @@ import { z } from 'zod';
 export const DEFAULT_PG_URL = 'postgresql://postgres@127.0.0.1:5432';
 
 const url = (protocols: string[]) =>
-  z.string().refine((v) => {
-    try {
-      return protocols.includes(new URL(v).protocol);
-    } catch {
-      return false;
-    }
-  }, `must be a URL with protocol ${protocols.join(' or ')}`);
+  z.string().refine(
+    (v) => {
+      try {
+        return protocols.includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    },
+    `must be a URL with protocol ${protocols.join(' or ')}`,
+  );
 
 export const natsUrl = url(['nats:', 'tls:', 'ws:', 'wss:']).default('nats://127.0.0.1:4222');
 export const redisUrl = url(['redis:', 'rediss:']).default('redis://127.0.0.1:6379');

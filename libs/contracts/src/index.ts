@@ -10,3 +10,5 @@ export * from './stream';
 export * from './embeddings';
 export * from './augment';
 export * from './audio';
+export * from './request-schemas';
+export * from './schemas';

@@ -1,22 +1,39 @@
 import { ErrorCode } from './error-code';
 import { ErrorDetails, IssueLike, detailsFromIssues, summarizeIssues } from './error-details';
+import type { OpenAiErrorFields } from './openai-error';
 import { statusOf } from './status';
 
+/**
+ * Signals a client acts on, typed (not strings in `details`): the gateway's error filter turns
+ * `retryAfterSeconds` into a `retry-after` header and `openai` into OpenAI's error body.
+ */
+export interface ErrorSignals {
+  /** Whole seconds a client should wait before trying again (429, 503). */
+  retryAfterSeconds?: number;
+  openai?: OpenAiErrorFields;
+}
+
 /** What crosses NATS when a handler fails, and what the gateway turns into an HTTP body. */
-export interface ErrorPayload {
+export interface ErrorPayload extends ErrorSignals {
   code: ErrorCode;
   message: string;
   details?: ErrorDetails;
 }
 
 export class DomainError extends Error {
+  readonly retryAfterSeconds?: number;
+  readonly openai?: OpenAiErrorFields;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly details?: ErrorDetails,
+    signals?: ErrorSignals,
   ) {
     super(message);
     this.name = 'DomainError';
+    if (signals?.retryAfterSeconds !== undefined) this.retryAfterSeconds = signals.retryAfterSeconds;
+    if (signals?.openai) this.openai = signals.openai;
   }
 
   get status(): number {
@@ -24,11 +41,23 @@ export class DomainError extends Error {
   }
 
   toPayload(): ErrorPayload {
-    return this.details ? { code: this.code, message: this.message, details: this.details } : { code: this.code, message: this.message };
+    const payload: ErrorPayload = { code: this.code, message: this.message };
+    if (this.details) payload.details = this.details;
+    if (this.retryAfterSeconds !== undefined) payload.retryAfterSeconds = this.retryAfterSeconds;
+    if (this.openai) payload.openai = this.openai;
+    return payload;
   }
 
+  /** Signals that arrive malformed are dropped: a payload is only as trusted as its sender. */
   static fromPayload(payload: ErrorPayload): DomainError {
-    return new DomainError(payload.code, payload.message, payload.details);
+    const retryAfterSeconds = validRetryAfter(payload.retryAfterSeconds) ? payload.retryAfterSeconds : undefined;
+    const openai = validOpenAi(payload.openai) ? payload.openai : undefined;
+    return new DomainError(
+      payload.code,
+      payload.message,
+      payload.details,
+      retryAfterSeconds !== undefined || openai ? { retryAfterSeconds, openai } : undefined,
+    );
   }
 
   static validation(issues: ReadonlyArray<IssueLike>): DomainError {
@@ -40,4 +69,14 @@ export function isErrorPayload(value: unknown): value is ErrorPayload {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
   return typeof v.code === 'string' && typeof v.message === 'string' && Object.values(ErrorCode).includes(v.code as ErrorCode);
+}
+
+function validRetryAfter(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}
+
+function validOpenAi(value: unknown): value is OpenAiErrorFields {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return typeof v.type === 'string' && typeof v.code === 'string' && (v.param === null || typeof v.param === 'string');
 }

@@ -1,4 +1,4 @@
-import { DomainError, ErrorCode, detailsFromIssues, statusOf } from '.';
+import { CONTEXT_LENGTH_EXCEEDED, contextLengthExceeded, DomainError, ErrorCode, ErrorPayload, detailsFromIssues, isContextLengthExceeded, statusOf } from '.';
 
 describe('DetailedError details', () => {
   it('nests issues by field path with _errors at each level', () => {
@@ -24,5 +24,17 @@ describe('DetailedError details', () => {
     for (const code of Object.values(ErrorCode)) expect(statusOf(code)).toBeGreaterThanOrEqual(400);
     expect(statusOf(ErrorCode.AdminRequired)).toBe(401);
     expect(statusOf(ErrorCode.Timeout)).toBe(504);
+  });
+
+  it('carries retryAfterSeconds and OpenAI fields across NATS as typed fields, and drops malformed ones', () => {
+    const limited = new DomainError(ErrorCode.RateLimited, 'slow down', undefined, { retryAfterSeconds: 9 });
+    expect(limited.toPayload()).toEqual({ code: ErrorCode.RateLimited, message: 'slow down', retryAfterSeconds: 9 });
+    expect(DomainError.fromPayload(JSON.parse(JSON.stringify(limited.toPayload())))).toMatchObject({ code: ErrorCode.RateLimited, retryAfterSeconds: 9 });
+    const tooLong = DomainError.fromPayload(JSON.parse(JSON.stringify(contextLengthExceeded(10, 8).toPayload())));
+    expect(isContextLengthExceeded(tooLong)).toBe(true);
+    expect(tooLong.openai).toEqual({ type: 'invalid_request_error', code: CONTEXT_LENGTH_EXCEEDED, param: 'messages' });
+    const forged = DomainError.fromPayload({ code: ErrorCode.Validation, message: 'x', retryAfterSeconds: -1, openai: { code: 1 } } as unknown as ErrorPayload);
+    expect([forged.retryAfterSeconds, forged.openai]).toEqual([undefined, undefined]);
+    expect(new DomainError(ErrorCode.Internal, 'plain').toPayload()).toEqual({ code: ErrorCode.Internal, message: 'plain' });
   });
 });

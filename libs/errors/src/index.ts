@@ -2,4 +2,5 @@ export * from './error-code';
 export * from './status';
 export * from './error-details';
 export * from './domain-error';
+export * from './openai-error';
 export * from './http-body';

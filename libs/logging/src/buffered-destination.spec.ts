@@ -20,7 +20,12 @@ describe('BufferedDestination', () => {
     expect(writes).toEqual([]);
     jest.advanceTimersByTime(100);
     expect(writes).toHaveLength(1);
-    expect(writes[0].split('\n').filter(Boolean).map((l) => JSON.parse(l).msg)).toEqual(['one', 'two']);
+    expect(
+      writes[0]
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).msg),
+    ).toEqual(['one', 'two']);
   });
 
   it('writes a warning at once, with the lines waiting before it', () => {

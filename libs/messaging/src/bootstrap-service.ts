@@ -14,7 +14,14 @@ import { SvcNatsServer } from './svc-nats.server';
  */
 export async function bootstrapService(service: ServiceName, module: Type<unknown> | DynamicModule, natsUrl: string): Promise<INestMicroservice> {
   const logger = createLogger(service);
-  const server = new SvcNatsServer({ ...NATS_CONNECTION_OPTIONS, servers: natsUrl.split(','), queue: service, name: `${service}-server`, gracefulShutdown: true, gracePeriod: 1_000 });
+  const server = new SvcNatsServer({
+    ...NATS_CONNECTION_OPTIONS,
+    servers: natsUrl.split(','),
+    queue: service,
+    name: `${service}-server`,
+    gracefulShutdown: true,
+    gracePeriod: 1_000,
+  });
   const app = await NestFactory.createMicroservice<MicroserviceOptions>(module, { strategy: server, logger: new PinoNestLogger(logger) });
   // One connection per service: handlers' replies and the calls they make share socket writes.
   server.useConnection(app.get<NatsConnection>(NATS_CONNECTION));

@@ -9,4 +9,4 @@ export * from './messaging.module';
 export * from './bootstrap-service';
 export * from './svc-nats.server';
 export * from './heartbeats';
-export * from './billing-settler';
+export * from './service-logger';

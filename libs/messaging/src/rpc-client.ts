@@ -63,7 +63,10 @@ export class RpcClient {
         this.forget(token, pending);
         reject(err);
       };
-      const timer = setTimeout(() => fail(new DomainError(ErrorCode.Timeout, `The ${serviceOf(subject)} service did not answer in time.`)), options.timeoutMs ?? this.defaultTimeoutMs);
+      const timer = setTimeout(
+        () => fail(new DomainError(ErrorCode.Timeout, `The ${serviceOf(subject)} service did not answer in time.`)),
+        options.timeoutMs ?? this.defaultTimeoutMs,
+      );
       const pending: Pending = { subject, resolve, reject, timer };
       if (options.idleTimeoutMs) {
         const ms = options.idleTimeoutMs;

@@ -18,7 +18,10 @@ export class RpcErrorFilter implements RpcExceptionFilter<unknown> {
     if (exception instanceof DomainError) return exception.toPayload();
     if (exception instanceof ZodError) return DomainError.validation(exception.issues).toPayload();
     const requestId = requestIdOf(host);
-    this.logger.error({ requestId, err: exception instanceof Error ? { name: exception.name, message: exception.message, stack: exception.stack } : String(exception) }, 'unhandled error');
+    this.logger.error(
+      { requestId, err: exception instanceof Error ? { name: exception.name, message: exception.message, stack: exception.stack } : String(exception) },
+      'unhandled error',
+    );
     return { code: ErrorCode.Internal, message: 'Internal server error' };
   }
 }

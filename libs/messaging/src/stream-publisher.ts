@@ -39,9 +39,12 @@ export class StreamPublisher {
   ) {
     this.control = `${open.inbox}.ctl.${this.streamId}`;
     this.sub = nc.subscribe(this.control, { callback: (_err, msg) => this.onControl(decodeJson<ControlMessage>(msg.data)) });
-    this.heartbeat = setInterval(() => {
-      if (Date.now() - this.lastSentAt >= options.heartbeatMs) this.publish('heartbeat', undefined);
-    }, Math.max(50, Math.floor(options.heartbeatMs / 2)));
+    this.heartbeat = setInterval(
+      () => {
+        if (Date.now() - this.lastSentAt >= options.heartbeatMs) this.publish('heartbeat', undefined);
+      },
+      Math.max(50, Math.floor(options.heartbeatMs / 2)),
+    );
     this.heartbeat.unref();
   }
 

@@ -5,9 +5,7 @@ import { NATS_HEADER } from '@svc/headers';
 import { decodeJson, encodeJson } from './wire';
 
 export type Frame =
-  | { kind: 'chunk'; seq: number; body: Uint8Array }
-  | { kind: 'end'; seq: number; body: Uint8Array }
-  | { kind: 'error'; seq: number; error: ErrorPayload };
+  { kind: 'chunk'; seq: number; body: Uint8Array } | { kind: 'end'; seq: number; body: Uint8Array } | { kind: 'error'; seq: number; error: ErrorPayload };
 
 export interface StreamReaderOptions {
   window: number;
@@ -52,7 +50,8 @@ export class StreamReader {
   }
 
   async next(): Promise<Frame> {
-    if (this.done && this.queue.length === 0) return { kind: 'error', seq: this.expectedSeq, error: { code: ErrorCode.Internal, message: 'The stream was closed.' } };
+    if (this.done && this.queue.length === 0)
+      return { kind: 'error', seq: this.expectedSeq, error: { code: ErrorCode.Internal, message: 'The stream was closed.' } };
     this.maybeAck();
     while (this.queue.length === 0) {
       if (this.done) return { kind: 'error', seq: this.expectedSeq, error: { code: ErrorCode.Internal, message: 'The stream was closed.' } };

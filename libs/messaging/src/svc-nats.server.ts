@@ -3,6 +3,8 @@ import { NO_MESSAGE_HANDLER } from '@nestjs/microservices/constants';
 import { Msg, NatsConnection, Subscription } from 'nats';
 import { isObservable } from 'rxjs';
 import { finalize } from 'rxjs/operators';
+import { requestSchemaOf } from '@svc/contracts';
+import { DomainError } from '@svc/errors';
 import { Heartbeats } from './heartbeats';
 
 /**
@@ -16,6 +18,9 @@ import { Heartbeats } from './heartbeats';
  *   chain (two `AsyncResource.bind` per message, each building deprecation wrappers);
  * - with `useConnection`, the service's one NATS connection (MessagingModule's) carries the
  *   subscriptions too, so a reply and the calls a handler makes leave in one socket write.
+ * It is also the contract pipe: a request whose subject has a schema in @svc/contracts
+ * (`REQUEST_SCHEMAS`) is validated before its handler runs; a bad payload is answered with a
+ * Validation error (400 at the gateway), never passed on.
  */
 export class SvcNatsServer extends ServerNats {
   private readonly heartbeats = new Heartbeats();
@@ -41,6 +46,12 @@ export class SvcNatsServer extends ServerNats {
     const publish = this.getPublisher(natsMsg, message.id, ctx);
     const handler = this.getHandlerByPattern(channel);
     if (!handler) return publish({ id: message.id, status: 'error', err: NO_MESSAGE_HANDLER });
+    const schema = requestSchemaOf(channel);
+    if (schema) {
+      const parsed = schema.safeParse(message.data);
+      if (!parsed.success) return publish({ err: DomainError.validation(parsed.error.issues).toPayload(), isDisposed: true });
+      message.data = parsed.data;
+    }
     const stop = natsMsg.reply ? this.heartbeats.start(this.unwrap<NatsConnection>(), natsMsg.headers) : undefined;
     return this.onProcessingStartHook(this.transportId, ctx, async () => {
       let result: unknown;

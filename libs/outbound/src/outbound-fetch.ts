@@ -48,7 +48,8 @@ export interface OutboundResponse {
 export const DEFAULT_OUTBOUND_LIMITS: OutboundLimits = { maxBytes: 5 * 1024 * 1024, timeoutMs: 10_000, maxRedirects: 5 };
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-const systemResolver: Resolver = async (hostname) => (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+const systemResolver: Resolver = async (hostname) =>
+  (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 
 /** A refusal or failure of an outbound fetch: a 400 whose message says what was wrong with the URL. */
 export const outboundError = (message: string): DomainError => new DomainError(ErrorCode.Validation, message, { _errors: [], url: { _errors: [message] } });
@@ -97,7 +98,13 @@ export class OutboundFetcher {
         }
         const body = await readCapped(res.body, limits.maxBytes, headerValue(res.headers['content-length']));
         const headers = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
-        return { url: current.toString(), status: res.statusCode, headers, mediaType: (headers['content-type'] ?? '').split(';')[0].trim().toLowerCase(), body };
+        return {
+          url: current.toString(),
+          status: res.statusCode,
+          headers,
+          mediaType: (headers['content-type'] ?? '').split(';')[0].trim().toLowerCase(),
+          body,
+        };
       }
     } catch (err) {
       if (err instanceof DomainError) throw err;
@@ -114,7 +121,8 @@ export class OutboundFetcher {
     } catch {
       throw outboundError(`${what} is not a valid absolute URL.`);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw outboundError(`${what} uses ${url.protocol.replace(/:$/, '')}; only http and https URLs can be fetched.`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw outboundError(`${what} uses ${url.protocol.replace(/:$/, '')}; only http and https URLs can be fetched.`);
     if (url.username || url.password) throw outboundError(`${what} contains credentials; they are not allowed.`);
     return url;
   }
@@ -143,7 +151,13 @@ export class OutboundFetcher {
     return addresses[0];
   }
 
-  private async send(url: URL, pinned: ResolvedAddress, headers: Record<string, string>, signal: AbortSignal, timeoutMs: number): Promise<Dispatcher.ResponseData> {
+  private async send(
+    url: URL,
+    pinned: ResolvedAddress,
+    headers: Record<string, string>,
+    signal: AbortSignal,
+    timeoutMs: number,
+  ): Promise<Dispatcher.ResponseData> {
     // Every connection of this agent goes to the checked address, whatever DNS says now.
     const lookup: LookupFunction = (_hostname, options, callback) => {
       if (options?.all) (callback as unknown as (e: null, a: ResolvedAddress[]) => void)(null, [pinned]);

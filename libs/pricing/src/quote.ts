@@ -52,13 +52,24 @@ function linesOf(model: string, p: ModelPricing, usage: BillableUsage): QuoteLin
     case 'embedding':
       return [mk('Input', 'embedding-input-mtoken', 'tokens', usage.inputTokens, MTOKEN, p.input, 'input')];
     case 'image':
-      return [mk('Image', 'image-unit', 'images', usage.images, 1, tierPrice(p, usage.resolution, usage.quality) ?? p.generation, 'generation, resolutions or quality')];
+      return [
+        mk(
+          'Image',
+          'image-unit',
+          'images',
+          usage.images,
+          1,
+          tierPrice(p, usage.resolution, usage.quality) ?? p.generation,
+          'generation, resolutions or quality',
+        ),
+      ];
     case 'upscale':
       return [mk('Upscale', `upscale-${usage.factor}-unit`, 'images', usage.images, 1, p.upscale?.[usage.factor], `upscale.${usage.factor}`)];
     case 'image-edit': {
       const lines = [mk('Edit', 'edit-unit', 'images', usage.edits, 1, tierPrice(p, usage.resolution, usage.quality) ?? p.inpaint, 'inpaint')];
       const extra = p.inputImages ? Math.max(0, (usage.inputImages ?? 1) - p.inputImages.included) * usage.edits : 0;
-      if (extra > 0 && p.inputImages) lines.push(mk('Additional input image', 'edit-input-image-unit', 'images', extra, 1, p.inputImages.additional, 'inputImages'));
+      if (extra > 0 && p.inputImages)
+        lines.push(mk('Additional input image', 'edit-input-image-unit', 'images', extra, 1, p.inputImages.additional, 'inputImages'));
       return lines;
     }
     case 'tts':
@@ -72,7 +83,9 @@ function linesOf(model: string, p: ModelPricing, usage: BillableUsage): QuoteLin
     case 'video': {
       const perSecond = need(model, p.video?.per_second[usage.resolution], `video.per_second.${usage.resolution}`);
       const factor = usage.audio && p.video?.audio_multiplier ? p.video.audio_multiplier : 1;
-      return [priced(model, 'Video', `video-${usage.resolution}-second`, 'seconds', usage.seconds, 1, { usd: perSecond.usd * factor, diem: perSecond.diem * factor })];
+      return [
+        priced(model, 'Video', `video-${usage.resolution}-second`, 'seconds', usage.seconds, 1, { usd: perSecond.usd * factor, diem: perSecond.diem * factor }),
+      ];
     }
     case 'rpc':
       return [mk('Credits', 'rpc-credit', 'credits', usage.credits, 1, p.per_credit, 'per_credit')];

@@ -18,12 +18,12 @@ export function toFloat16Bits(value: number): number {
     let half = mant >>> shift;
     const rest = mant & ((1 << shift) - 1);
     const mid = 1 << (shift - 1);
-    if (rest > mid || (rest === mid && (half & 1))) half++;
+    if (rest > mid || (rest === mid && half & 1)) half++;
     return sign | half;
   }
   let half = (e << 10) | (mant >>> 13);
   const rest = mant & 0x1fff;
-  if (rest > 0x1000 || (rest === 0x1000 && (half & 1))) half++;
+  if (rest > 0x1000 || (rest === 0x1000 && half & 1)) half++;
   e = half >>> 10;
   return sign | (e >= 0x1f ? 0x7c00 : half);
 }

@@ -85,9 +85,18 @@ export function buildTinyGguf(opts: TinyGgufOptions = {}): { buffer: Buffer; sum
     .f32('llama.rope.freq_base', 10000)
     .f32('llama.attention.layer_norm_rms_epsilon', 1e-5)
     .string('tokenizer.ggml.model', 'llama')
-    .stringArray('tokenizer.ggml.tokens', vocab.entries.map((e) => e.piece))
-    .f32Array('tokenizer.ggml.scores', vocab.entries.map((e) => e.score))
-    .i32Array('tokenizer.ggml.token_type', vocab.entries.map((e) => e.type))
+    .stringArray(
+      'tokenizer.ggml.tokens',
+      vocab.entries.map((e) => e.piece),
+    )
+    .f32Array(
+      'tokenizer.ggml.scores',
+      vocab.entries.map((e) => e.score),
+    )
+    .i32Array(
+      'tokenizer.ggml.token_type',
+      vocab.entries.map((e) => e.type),
+    )
     .u32('tokenizer.ggml.bos_token_id', vocab.ids.bos)
     // <|im_end|> ends an assistant turn, so it is the token generation must stop at.
     .u32('tokenizer.ggml.eos_token_id', vocab.ids.imEnd)

@@ -71,14 +71,18 @@ export class AudioEngineRegistry {
 
   private createSpeech(id: string, engine: EngineConfig): SpeechEngine {
     if (engine.kind === 'embedded-flite') {
-      return new FliteSpeechEngine({ utteranceTimeoutMs: engine.utteranceTimeoutMs, requestTimeoutMs: this.options.requestTimeoutMs }, this.logger.child({ engine: engine.kind, model: id }));
+      return new FliteSpeechEngine(
+        { utteranceTimeoutMs: engine.utteranceTimeoutMs, requestTimeoutMs: this.options.requestTimeoutMs },
+        this.logger.child({ engine: engine.kind, model: id }),
+      );
     }
     if (engine.kind === 'openai-compatible') return this.upstream(engine);
     throw new Error(`Model ${id} is a tts model but its engine ${engine.kind} does not synthesize speech.`);
   }
 
   private createTranscription(id: string, engine: EngineConfig): TranscriptionEngine {
-    if (engine.kind === 'embedded-pocketsphinx') return new PocketsphinxEngine({ binary: engine.binary, modelDir: engine.modelDir, timeoutPerAudioSecondMs: 4_000 });
+    if (engine.kind === 'embedded-pocketsphinx')
+      return new PocketsphinxEngine({ binary: engine.binary, modelDir: engine.modelDir, timeoutPerAudioSecondMs: 4_000 });
     if (engine.kind === 'openai-compatible') return this.upstream(engine);
     throw new Error(`Model ${id} is an asr model but its engine ${engine.kind} does not transcribe.`);
   }

@@ -42,7 +42,8 @@ export function runProcess(command: string, args: string[], options: RunOptions)
     options.signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout.on('data', (chunk: Buffer) => {
       outBytes += chunk.length;
-      if (options.maxStdoutBytes !== undefined && outBytes > options.maxStdoutBytes) return fail(new RangeError(`output larger than ${options.maxStdoutBytes} bytes`));
+      if (options.maxStdoutBytes !== undefined && outBytes > options.maxStdoutBytes)
+        return fail(new RangeError(`output larger than ${options.maxStdoutBytes} bytes`));
       out.push(chunk);
     });
     child.stderr.on('data', (chunk: Buffer) => {

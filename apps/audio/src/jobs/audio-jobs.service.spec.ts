@@ -1,8 +1,9 @@
-import { Job } from 'bullmq';
+import { Job, Queue } from 'bullmq';
 import { Catalog } from '@svc/catalog';
 import { BlobStore } from '@svc/blob-store';
+import { JobConnections } from '@svc/jobs';
 import { Logger } from '@svc/logging';
-import { BillingSettler } from '@svc/messaging';
+import { BillingSettler } from '@svc/billing-client';
 import { AudioPayloads } from '../audio-payloads';
 import { AudioConfig } from '../config';
 import { AudioEngineRegistry } from '../engines/engine-registry';
@@ -23,6 +24,8 @@ function service(settle: jest.Mock): AudioJobsService {
     {} as BlobStore,
     { REDIS_URL: 'redis://127.0.0.1:1', AUDIO_QUEUE_PREFIX: 'test' } as AudioConfig,
     logger,
+    {} as Queue<AudioJobData, AudioJobResult>,
+    { connect: jest.fn() } as unknown as JobConnections,
   );
 }
 
@@ -31,13 +34,20 @@ function job(attemptsMade: number, attempts: number): Job<AudioJobData, AudioJob
     id: 'q1',
     attemptsMade,
     opts: { attempts },
-    data: { accountId: 'a', requestId: 'r1', characters: 5, billing: { reservationId: 'res-1' }, params: { model: 'svc-flite', prompt: 'Hello', voice: 'slt', response_format: 'mp3', speed: 1 } },
+    data: {
+      accountId: 'a',
+      requestId: 'r1',
+      characters: 5,
+      billing: { reservationId: 'res-1' },
+      params: { model: 'svc-flite', prompt: 'Hello', voice: 'slt', response_format: 'mp3', speed: 1 },
+    },
     updateData: jest.fn().mockResolvedValue(undefined),
   } as unknown as Job<AudioJobData, AudioJobResult>;
 }
 
 describe('AudioJobsService failure handling', () => {
-  const onFailed = (s: AudioJobsService, j: Job<AudioJobData, AudioJobResult>) => (s as unknown as { onFailed(j: Job, e: Error): Promise<void> }).onFailed(j, new Error('boom'));
+  const onFailed = (s: AudioJobsService, j: Job<AudioJobData, AudioJobResult>) =>
+    (s as unknown as { onFailed(j: Job, e: Error): Promise<void> }).onFailed(j, new Error('boom'));
 
   it('keeps the hold while attempts remain', async () => {
     const settle = jest.fn();

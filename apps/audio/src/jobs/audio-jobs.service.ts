@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { InjectQueue } from '@nestjs/bullmq';
+import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { Job, Queue, Worker } from 'bullmq';
-import Redis from 'ioredis';
 import { BlobStore, MAX_BLOB_BYTES } from '@svc/blob-store';
 import { Catalog } from '@svc/catalog';
 import { AudioJobRef, CompleteAudioReply, QueueAudioReply, QueueAudioRequest, RetrieveAudioReply, RetrieveAudioRequest } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
+import { JOB_CONNECTIONS, JobConnections } from '@svc/jobs';
 import { Logger } from '@svc/logging';
-import { BillingSettler } from '@svc/messaging';
+import { BillingSettler } from '@svc/billing-client';
 import { AudioPayloads } from '../audio-payloads';
 import { modelOfType } from '../audio-models';
 import { AUDIO_CONFIG, AudioConfig } from '../config';
@@ -24,12 +25,11 @@ const DEFAULT_MS_PER_CHAR = 15;
  * by default). A job is retried with exponential backoff; a job whose worker died is taken over
  * when its lock expires (stalled-job recovery). Billing: the gateway held the worst case at queue
  * time; the job settles it exactly once, with the characters on success or nothing on final
- * failure (BillingSettler; settling is idempotent in billing).
+ * failure (BillingSettler; settling is idempotent in billing). The queue and the Redis connections
+ * are providers of JobsModule (@svc/jobs); the worker is this service's own.
  */
 @Injectable()
-export class AudioJobsService implements OnModuleInit, OnApplicationShutdown {
-  private readonly connection: Redis;
-  private readonly queue: Queue<AudioJobData, AudioJobResult>;
+export class AudioJobsService implements OnModuleInit, BeforeApplicationShutdown {
   private worker: Worker<AudioJobData, AudioJobResult> | null = null;
   private msPerChar = DEFAULT_MS_PER_CHAR;
 
@@ -41,15 +41,14 @@ export class AudioJobsService implements OnModuleInit, OnApplicationShutdown {
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(AUDIO_CONFIG) private readonly config: AudioConfig,
     @Inject(AUDIO_LOGGER) private readonly logger: Logger,
-  ) {
-    this.connection = this.redis('queue');
-    this.queue = new Queue(AUDIO_QUEUE_NAME, { connection: this.connection, prefix: config.AUDIO_QUEUE_PREFIX });
-  }
+    @InjectQueue(AUDIO_QUEUE_NAME) private readonly queue: Queue<AudioJobData, AudioJobResult>,
+    @Inject(JOB_CONNECTIONS) private readonly connections: JobConnections,
+  ) {}
 
   onModuleInit(): void {
     if (!this.config.AUDIO_JOBS_WORKER) return;
     const worker = new Worker<AudioJobData, AudioJobResult>(AUDIO_QUEUE_NAME, (job) => this.process(job), {
-      connection: this.redis('worker'),
+      connection: this.connections.connect('worker'),
       prefix: this.config.AUDIO_QUEUE_PREFIX,
       concurrency: this.config.AUDIO_JOB_CONCURRENCY,
       lockDuration: this.config.AUDIO_JOB_LOCK_MS,
@@ -62,29 +61,22 @@ export class AudioJobsService implements OnModuleInit, OnApplicationShutdown {
     this.worker = worker;
   }
 
-  /** A BullMQ connection (commands wait for a reconnect); an outage is logged once, not per retry. */
-  private redis(role: string): Redis {
-    const redis = new Redis(this.config.REDIS_URL, { maxRetriesPerRequest: null });
-    let down = false;
-    redis.on('error', (err: Error) => {
-      if (!down) this.logger.error({ role, err: err.message }, 'audio job queue: redis unavailable');
-      down = true;
-    });
-    redis.on('ready', () => (down = false));
-    return redis;
-  }
-
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the queue and its connections close (JobsModule, at application shutdown). */
+  async beforeApplicationShutdown(): Promise<void> {
     await this.worker?.close().catch(() => undefined);
-    await this.queue.close().catch(() => undefined);
-    await this.connection.quit().catch(() => this.connection.disconnect());
   }
 
   async enqueue({ caller, params, billing }: QueueAudioRequest): Promise<QueueAudioReply> {
     const model = modelOfType(this.catalog, params.model, 'tts');
     this.engines.speechEngine(model); // 503 now rather than a failed job later
     const queueId = randomUUID();
-    const data: AudioJobData = { accountId: caller.accountId, requestId: caller.requestId, params: { ...params, model: model.id }, billing, characters: [...params.prompt].length };
+    const data: AudioJobData = {
+      accountId: caller.accountId,
+      requestId: caller.requestId,
+      params: { ...params, model: model.id },
+      billing,
+      characters: [...params.prompt].length,
+    };
     const keepSeconds = Math.ceil(this.config.AUDIO_JOB_RESULT_TTL_MS / 1000);
     await this.queue.add('speech', data, {
       jobId: queueId,
@@ -162,7 +154,13 @@ export class AudioJobsService implements OnModuleInit, OnApplicationShutdown {
     // The text is not kept once it has been read out.
     await job.updateData({ ...job.data, params: { ...params, prompt: '' } });
     this.logger.info({ requestId, queueId: job.id, characters: result.characters, bytes: blob.bytes, ms: executionMs }, 'audio job completed');
-    return { blobId: blob.blobId, bytes: blob.bytes, contentType: SPEECH_FORMATS[params.response_format].contentType, characters: result.characters, executionMs };
+    return {
+      blobId: blob.blobId,
+      bytes: blob.bytes,
+      contentType: SPEECH_FORMATS[params.response_format].contentType,
+      characters: result.characters,
+      executionMs,
+    };
   }
 
   /** Called after each failed attempt; the hold is released only when no attempt is left. */

@@ -3,7 +3,8 @@ import { NatsConnection } from 'nats';
 import { Catalog } from '@svc/catalog';
 import { SpeechReply, SpeechRequest, StreamOpenReply, StreamSpeechRequest } from '@svc/contracts';
 import { Logger } from '@svc/logging';
-import { BillingSettler, NATS_CONNECTION, StreamAbortedError, StreamPublisher } from '@svc/messaging';
+import { NATS_CONNECTION, StreamAbortedError, StreamPublisher } from '@svc/messaging';
+import { BillingSettler } from '@svc/billing-client';
 import { toDomainError } from '../audio-errors';
 import { AudioPayloads } from '../audio-payloads';
 import { modelOfType } from '../audio-models';
@@ -31,10 +32,24 @@ export class SpeechService {
       return await this.billing.around(billing, caller.requestId, async (charge) => {
         const model = modelOfType(this.catalog, params.model, 'tts');
         const engine = this.engines.speechEngine(model);
-        const result = await engine.speak({ input: params.input, voice: params.voice, format: params.response_format, speed: params.speed, language: params.language, signal: AbortSignal.timeout(this.config.AUDIO_REQUEST_TIMEOUT_MS) });
+        const result = await engine.speak({
+          input: params.input,
+          voice: params.voice,
+          format: params.response_format,
+          speed: params.speed,
+          language: params.language,
+          signal: AbortSignal.timeout(this.config.AUDIO_REQUEST_TIMEOUT_MS),
+        });
         charge({ kind: 'tts', characters: result.characters });
-        this.logger.info({ requestId: caller.requestId, model: model.id, characters: result.characters, bytes: result.audio.length, ms: Date.now() - started }, 'speech');
-        return { contentType: SPEECH_FORMATS[params.response_format].contentType, audio: await this.payloads.pack(result.audio), characters: result.characters };
+        this.logger.info(
+          { requestId: caller.requestId, model: model.id, characters: result.characters, bytes: result.audio.length, ms: Date.now() - started },
+          'speech',
+        );
+        return {
+          contentType: SPEECH_FORMATS[params.response_format].contentType,
+          audio: await this.payloads.pack(result.audio),
+          characters: result.characters,
+        };
       });
     } catch (err) {
       throw toDomainError(err, this.logger, caller.requestId);
@@ -50,7 +65,11 @@ export class SpeechService {
       this.billing.settle(request.billing, request.caller.requestId, 'failed', null);
       throw err;
     }
-    const publisher = new StreamPublisher(this.nc, request.stream, { heartbeatMs: this.config.STREAM_HEARTBEAT_MS, ackTimeoutMs: this.config.STREAM_ACK_TIMEOUT_MS, requestId: request.caller.requestId });
+    const publisher = new StreamPublisher(this.nc, request.stream, {
+      heartbeatMs: this.config.STREAM_HEARTBEAT_MS,
+      ackTimeoutMs: this.config.STREAM_ACK_TIMEOUT_MS,
+      requestId: request.caller.requestId,
+    });
     void this.produce(request, engine, publisher);
     return publisher.reply();
   }
@@ -60,10 +79,13 @@ export class SpeechService {
     const signal = AbortSignal.any([publisher.signal, AbortSignal.timeout(this.config.AUDIO_REQUEST_TIMEOUT_MS)]);
     let bytes = 0;
     try {
-      const result = await engine.speak({ input: params.input, voice: params.voice, format: params.response_format, speed: params.speed, language: params.language, signal }, async (chunk) => {
-        bytes += chunk.length;
-        await publisher.chunk(chunk.toString('base64'));
-      });
+      const result = await engine.speak(
+        { input: params.input, voice: params.voice, format: params.response_format, speed: params.speed, language: params.language, signal },
+        async (chunk) => {
+          bytes += chunk.length;
+          await publisher.chunk(chunk.toString('base64'));
+        },
+      );
       this.billing.settle(billing, caller.requestId, 'completed', { kind: 'tts', characters: result.characters }, Date.now() - started);
       publisher.end({ usage: { prompt_tokens: result.characters, completion_tokens: 0, total_tokens: result.characters }, finishReason: 'stop' });
       this.logger.info({ requestId: caller.requestId, model: params.model, characters: result.characters, bytes, ms: Date.now() - started }, 'speech stream');

@@ -3,7 +3,7 @@ import { Catalog, ModelDefinition } from '@svc/catalog';
 import { ProbeAudioReply, ProbeAudioRequest, TranscribeReply, TranscribeRequest } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { Logger } from '@svc/logging';
-import { BillingSettler } from '@svc/messaging';
+import { BillingSettler } from '@svc/billing-client';
 import { toDomainError } from '../audio-errors';
 import { AudioPayloads } from '../audio-payloads';
 import { modelOfType } from '../audio-models';
@@ -59,9 +59,18 @@ export class TranscriptionService {
         // Measured here again: the service bills only a duration it measured itself.
         const measured = (await probeAudio(bytes, PROBE_TIMEOUT_MS).catch((err: unknown) => this.badAudio(err))).durationMs;
         if (measured > maxDurationMs(model)) throw new DomainError(ErrorCode.Validation, `The audio is longer than ${maxDurationMs(model) / 1000} s.`);
-        const result = await engine.transcribe({ audio: bytes, durationMs: measured, language: params.language, timestamps: params.timestamps, signal: AbortSignal.timeout(this.config.AUDIO_REQUEST_TIMEOUT_MS) });
+        const result = await engine.transcribe({
+          audio: bytes,
+          durationMs: measured,
+          language: params.language,
+          timestamps: params.timestamps,
+          signal: AbortSignal.timeout(this.config.AUDIO_REQUEST_TIMEOUT_MS),
+        });
         charge({ kind: 'asr', audioMs: measured });
-        this.logger.info({ requestId: caller.requestId, model: model.id, audioMs: measured, words: result.words.length, ms: Date.now() - started }, 'transcription');
+        this.logger.info(
+          { requestId: caller.requestId, model: model.id, audioMs: measured, words: result.words.length, ms: Date.now() - started },
+          'transcription',
+        );
         return {
           text: result.text,
           duration: measured / 1000,

@@ -10,8 +10,10 @@ beforeAll(async () => {
   stack = await startAudioStack();
 }, 240_000);
 afterAll(async () => {
-  if (process.env.AUDIO_TEST_LOGS) for (const line of stack?.audio.output().split('\n') ?? []) if (/"level":(40|50)/.test(line)) process.stdout.write(`${line}\n`);
-  if (process.env.AUDIO_TEST_LOGS) for (const line of stack?.gateway.output().split('\n') ?? []) if (/"level":(40|50)/.test(line)) process.stdout.write(`${line}\n`);
+  if (process.env.AUDIO_TEST_LOGS)
+    for (const line of stack?.audio.output().split('\n') ?? []) if (/"level":(40|50)/.test(line)) process.stdout.write(`${line}\n`);
+  if (process.env.AUDIO_TEST_LOGS)
+    for (const line of stack?.gateway.output().split('\n') ?? []) if (/"level":(40|50)/.test(line)) process.stdout.write(`${line}\n`);
   await stack?.stop();
 });
 
@@ -55,9 +57,15 @@ const nano = (usd: number) => Math.round(usd * 1e9);
 
 describe('GET /models', () => {
   it('lists the speech model with its voices and formats, and the transcription model', async () => {
-    const tts = (await (await fetch(`${stack.api}/models?type=tts`)).json()) as { data: Array<{ id: string; model_spec: { constraints: Record<string, unknown> } }> };
+    const tts = (await (await fetch(`${stack.api}/models?type=tts`)).json()) as {
+      data: Array<{ id: string; model_spec: { constraints: Record<string, unknown> } }>;
+    };
     const flite = tts.data.find((m) => m.id === 'svc-flite');
-    expect(flite?.model_spec.constraints).toMatchObject({ voices: ['slt', 'awb', 'rms', 'kal16'], default_voice: 'slt', supported_formats: ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'] });
+    expect(flite?.model_spec.constraints).toMatchObject({
+      voices: ['slt', 'awb', 'rms', 'kal16'],
+      default_voice: 'slt',
+      supported_formats: ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'],
+    });
     const asr = (await (await fetch(`${stack.api}/models?type=asr`)).json()) as { data: Array<{ id: string }> };
     expect(asr.data.map((m) => m.id)).toContain('svc-pocketsphinx');
   });
@@ -190,7 +198,12 @@ describe('POST /audio/transcriptions', () => {
 
   it('serves the official OpenAI client (whisper-1, verbose_json with words)', async () => {
     const client = new OpenAI({ baseURL: stack.api, apiKey: stack.adminKey, maxRetries: 0 });
-    const result = await client.audio.transcriptions.create({ model: 'whisper-1', file: await toFile(wav, 'speech.wav'), response_format: 'verbose_json', timestamp_granularities: ['word'] });
+    const result = await client.audio.transcriptions.create({
+      model: 'whisper-1',
+      file: await toFile(wav, 'speech.wav'),
+      response_format: 'verbose_json',
+      timestamp_granularities: ['word'],
+    });
     expect(result.text.length).toBeGreaterThan(10);
     expect(result.words?.length).toBeGreaterThan(5);
     expect(result.duration).toBeGreaterThan(2);
@@ -229,7 +242,7 @@ describe('POST /audio/transcriptions', () => {
 });
 
 describe('audio rate limit', () => {
-  it('answers 429 past the key\'s audio requests per minute', async () => {
+  it("answers 429 past the key's audio requests per minute", async () => {
     const { rows } = await stack.sql.query<{ id: string }>('SELECT id FROM accounts LIMIT 1');
     const rpc = new RpcClient(stack.nc, 10_000);
     const created = await rpc.send(KEYS.CREATE, {

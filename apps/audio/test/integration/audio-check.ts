@@ -18,7 +18,11 @@ export function ffprobe(bytes: Buffer, raw?: { sampleRate: number }): Probed {
   writeFileSync(file, bytes);
   try {
     const input = raw ? ['-f', 's16le', '-ar', String(raw.sampleRate), '-ac', '1'] : [];
-    const res = spawnSync(ffprobePath(), ['-v', 'error', ...input, '-show_entries', 'stream=codec_name,sample_rate,channels:format=duration', '-of', 'json', file], { encoding: 'utf8' });
+    const res = spawnSync(
+      ffprobePath(),
+      ['-v', 'error', ...input, '-show_entries', 'stream=codec_name,sample_rate,channels:format=duration', '-of', 'json', file],
+      { encoding: 'utf8' },
+    );
     const json = JSON.parse(res.stdout) as { streams: Array<{ codec_name: string; sample_rate: string; channels: number }>; format: { duration: string } };
     const s = json.streams[0];
     return { codec: s.codec_name, sampleRate: Number(s.sample_rate), channels: s.channels, durationS: Number(json.format.duration) };
@@ -29,11 +33,17 @@ export function ffprobe(bytes: Buffer, raw?: { sampleRate: number }): Probed {
 
 /** Fraction of reference words recognized, in order (longest common subsequence of words). */
 export function wordAccuracy(reference: string, hypothesis: string): number {
-  const norm = (s: string) => s.toLowerCase().replace(/[^a-z' ]/g, ' ').split(/\s+/).filter(Boolean);
+  const norm = (s: string) =>
+    s
+      .toLowerCase()
+      .replace(/[^a-z' ]/g, ' ')
+      .split(/\s+/)
+      .filter(Boolean);
   const ref = norm(reference);
   const hyp = norm(hypothesis);
   const dp = Array.from({ length: ref.length + 1 }, () => new Array<number>(hyp.length + 1).fill(0));
-  for (let i = 1; i <= ref.length; i++) for (let j = 1; j <= hyp.length; j++) dp[i][j] = ref[i - 1] === hyp[j - 1] ? dp[i - 1][j - 1] + 1 : Math.max(dp[i - 1][j], dp[i][j - 1]);
+  for (let i = 1; i <= ref.length; i++)
+    for (let j = 1; j <= hyp.length; j++) dp[i][j] = ref[i - 1] === hyp[j - 1] ? dp[i - 1][j - 1] + 1 : Math.max(dp[i - 1][j], dp[i][j - 1]);
   return dp[ref.length][hyp.length] / ref.length;
 }
 

@@ -11,7 +11,11 @@ afterAll(async () => {
 });
 
 async function post(path: string, body: unknown, key: string | null = stack.adminKey): Promise<Response> {
-  return fetch(`${stack.api}${path}`, { method: 'POST', headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return fetch(`${stack.api}${path}`, {
+    method: 'POST',
+    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 }
 
 async function balanceUsd(): Promise<number> {
@@ -74,7 +78,12 @@ describe('audio jobs: queue, retrieve, complete', () => {
     expect(probed.codec).toBe('mp3');
     expect(probed.durationS).toBeGreaterThan(prompt.length / 20);
     expect(seen.length).toBeGreaterThan(0);
-    expect(seen[0]).toEqual({ status: 'PROCESSING', average_execution_time: expect.any(Number), execution_duration: expect.any(Number), progress: expect.any(Number) });
+    expect(seen[0]).toEqual({
+      status: 'PROCESSING',
+      average_execution_time: expect.any(Number),
+      execution_duration: expect.any(Number),
+      progress: expect.any(Number),
+    });
 
     // Billed exactly once, for every character.
     await new Promise((r) => setTimeout(r, 1_000));

@@ -14,7 +14,11 @@ const signal = () => new AbortController().signal;
 describe('embedded audio engines (Flite WASI + ffmpeg, PocketSphinx)', () => {
   const logger = createLogger('audio-test', 'silent');
   const flite = new FliteSpeechEngine({ utteranceTimeoutMs: 20_000, requestTimeoutMs: 60_000 }, logger);
-  const sphinx = new PocketsphinxEngine({ binary: '/usr/bin/pocketsphinx_continuous', modelDir: '/usr/share/pocketsphinx/model/en-us', timeoutPerAudioSecondMs: 3_000 });
+  const sphinx = new PocketsphinxEngine({
+    binary: '/usr/bin/pocketsphinx_continuous',
+    modelDir: '/usr/share/pocketsphinx/model/en-us',
+    timeoutPerAudioSecondMs: 3_000,
+  });
   let wavSeconds = 0;
 
   beforeAll(async () => {
@@ -105,7 +109,11 @@ describe('embedded audio engines (Flite WASI + ffmpeg, PocketSphinx)', () => {
     it.each([
       ['empty', () => Buffer.alloc(0), /empty/],
       ['not audio', () => Buffer.from('this is plain text, not audio at all '.repeat(50)), /not audio/],
-      ['a PNG image', () => Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex'), /not audio|not .* supported|corrupt|truncated/],
+      [
+        'a PNG image',
+        () => Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex'),
+        /not audio|not .* supported|corrupt|truncated/,
+      ],
       ['truncated mp3', () => mp3.subarray(0, 700), /truncated/],
       ['truncated wav', () => wav.subarray(0, Math.floor(wav.length / 2)), /truncated/],
       ['a wav header without samples', () => wav.subarray(0, 44), /truncated|not audio/],

@@ -7,6 +7,11 @@ export interface AccountBalance {
   diemStake: bigint;
   diemUsed: bigint;
   diemHeld: bigint;
+  /**
+   * Of the held amounts, what open credit leases hold (their blocks): part of it is the holds of
+   * requests in flight, the rest is credit a gateway has not used yet.
+   */
+  leased: { usd: bigint; diem: bigint };
   order: ConsumptionOrder;
   /** The current epoch, YYYY-MM-DD (UTC). */
   epoch: string;

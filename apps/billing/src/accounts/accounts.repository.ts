@@ -13,6 +13,8 @@ interface BalanceRow {
   diem_held_nano: string;
   consumption_order: ConsumptionOrder;
   today: string;
+  leased_usd_nano: string;
+  leased_diem_nano: string;
 }
 
 const RECONCILED_FIELDS = ['balance_usd', 'held_usd', 'diem_stake', 'diem_used', 'diem_held'] as const;
@@ -28,7 +30,9 @@ export class AccountsRepository {
       text: `SELECT balance_usd_nano, held_usd_nano, diem_stake_nano,
                     CASE WHEN diem_epoch = t.today THEN diem_used_nano ELSE 0 END AS diem_used_nano,
                     CASE WHEN diem_epoch = t.today THEN diem_held_nano ELSE 0 END AS diem_held_nano,
-                    consumption_order, t.today::text AS today
+                    consumption_order, t.today::text AS today,
+                    (SELECT coalesce(sum(l.held_nano) FILTER (WHERE l.currency = 'USD'), 0) FROM leases l WHERE l.account_id = $1 AND l.status <> 'CLOSED') AS leased_usd_nano,
+                    (SELECT coalesce(sum(l.held_nano) FILTER (WHERE l.currency = 'DIEM' AND l.epoch = t.today), 0) FROM leases l WHERE l.account_id = $1 AND l.status <> 'CLOSED') AS leased_diem_nano
              FROM billing_accounts, (SELECT (now() AT TIME ZONE 'UTC')::date AS today) AS t
              WHERE id = $1`,
       values: [accountId],
@@ -41,12 +45,19 @@ export class AccountsRepository {
       diemStake: big(row.diem_stake_nano),
       diemUsed: big(row.diem_used_nano),
       diemHeld: big(row.diem_held_nano),
+      leased: { usd: big(row.leased_usd_nano), diem: big(row.leased_diem_nano) },
       order: row.consumption_order,
       epoch: row.today,
     };
   }
 
-  async adjust(accountId: string, kind: AdjustKind, amount: bigint, reason: string, idempotencyKey: string | null): Promise<{ status: AdjustStatus; balance: bigint; available: bigint }> {
+  async adjust(
+    accountId: string,
+    kind: AdjustKind,
+    amount: bigint,
+    reason: string,
+    idempotencyKey: string | null,
+  ): Promise<{ status: AdjustStatus; balance: bigint; available: bigint }> {
     const { rows } = await this.db.query<{ o_status: AdjustStatus; o_balance: string; o_available: string }>(
       'SELECT * FROM billing_adjust($1, $2::ledger_kind, $3, $4, $5)',
       [accountId, kind, amount.toString(), reason, idempotencyKey],
@@ -55,7 +66,11 @@ export class AccountsRepository {
   }
 
   async setStake(accountId: string, stake: bigint, reason: string): Promise<{ previous: bigint; stake: bigint }> {
-    const { rows } = await this.db.query<{ o_previous: string; o_stake: string }>('SELECT * FROM billing_set_stake($1, $2, $3)', [accountId, stake.toString(), reason]);
+    const { rows } = await this.db.query<{ o_previous: string; o_stake: string }>('SELECT * FROM billing_set_stake($1, $2, $3)', [
+      accountId,
+      stake.toString(),
+      reason,
+    ]);
     return { previous: big(rows[0].o_previous), stake: big(rows[0].o_stake) };
   }
 
@@ -69,16 +84,38 @@ export class AccountsRepository {
 
   /** Newest first. */
   async ledger(accountId: string, limit: number): Promise<LedgerRow[]> {
-    const { rows } = await this.db.query<{ id: string; at: string; currency: string; kind: string; amount_nano: string; epoch: string | null; reservation_id: string | null; reason: string | null }>(
+    const { rows } = await this.db.query<{
+      id: string;
+      at: string;
+      currency: string;
+      kind: string;
+      amount_nano: string;
+      epoch: string | null;
+      reservation_id: string | null;
+      reason: string | null;
+    }>(
       `SELECT id::text, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at, currency, kind, amount_nano, epoch::text, reservation_id, reason
        FROM ledger_entries WHERE account_id = $1 ORDER BY ledger_entries.id DESC LIMIT $2`,
       [accountId, limit],
     );
-    return rows.map((r) => ({ id: r.id, at: r.at, currency: r.currency, kind: r.kind, amount: big(r.amount_nano), epoch: r.epoch, reservationId: r.reservation_id, reason: r.reason }));
+    return rows.map((r) => ({
+      id: r.id,
+      at: r.at,
+      currency: r.currency,
+      kind: r.kind,
+      amount: big(r.amount_nano),
+      epoch: r.epoch,
+      reservationId: r.reservation_id,
+      reason: r.reason,
+    }));
   }
 
-  /** Recomputes every cached balance from the ledger; returns what differs (nothing, normally). */
-  async reconcile(accountId: string | null): Promise<{ accounts: number; mismatches: ReconcileMismatch[]; overdueHolds: number }> {
+  /**
+   * Recomputes every cached balance from the ledger; returns what differs (nothing, normally), and
+   * the holds still open more than a minute past their expiry (reservations, and credit leases
+   * past their expiry plus `leaseGraceMs`): the sweeper should have finalized them.
+   */
+  async reconcile(accountId: string | null, leaseGraceMs = 0): Promise<{ accounts: number; mismatches: ReconcileMismatch[]; overdueHolds: number }> {
     const { rows } = await this.db.query<Record<string, string>>(
       `SELECT a.id,
               a.balance_usd_nano AS cached_balance_usd, l.balance_usd AS ledger_balance_usd,
@@ -106,8 +143,9 @@ export class AccountsRepository {
       }
     }
     const overdue = await this.db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM reservations WHERE status = 'HELD' AND expires_at < now() - interval '1 minute' AND ($1::uuid IS NULL OR account_id = $1::uuid)`,
-      [accountId],
+      `SELECT (SELECT count(*) FROM reservations WHERE status = 'HELD' AND expires_at < now() - interval '1 minute' AND ($1::uuid IS NULL OR account_id = $1::uuid))::int
+            + (SELECT count(*) FROM leases WHERE status <> 'CLOSED' AND expires_at < now() - interval '1 minute' - $2 * interval '1 millisecond' AND ($1::uuid IS NULL OR account_id = $1::uuid))::int AS n`,
+      [accountId, leaseGraceMs],
     );
     return { accounts: rows.length, mismatches, overdueHolds: overdue.rows[0].n };
   }

@@ -16,13 +16,19 @@ export const bootstrapIdempotencyKey = (accountId: string): string => `bootstrap
 export class AccountsService {
   constructor(
     private readonly accounts: AccountsRepository,
-    @Inject(BILLING_CONFIG) private readonly config: Pick<BillingConfig, 'SVC_BOOTSTRAP_CREDITS_USD'>,
+    @Inject(BILLING_CONFIG) private readonly config: Pick<BillingConfig, 'SVC_BOOTSTRAP_CREDITS_USD' | 'BILLING_SETTLE_GRACE_MS'>,
     @Inject(BILLING_LOGGER) private readonly logger: Logger,
   ) {}
 
   async balance(accountId: string): Promise<BalanceReply> {
     const account = (await this.accounts.balance(accountId)) ?? emptyAccount();
-    const available = { usd: account.balanceUsd - account.heldUsd, diem: max0(account.diemStake - account.diemUsed - account.diemHeld) };
+    // A lease's block is not spent: it is shown as available until its requests settle, so the
+    // balance a client reads right after a request is what it has, not minus a gateway's block.
+    // (Admission still counts the blocks; docs/billing.md, "Leases".)
+    const available = {
+      usd: account.balanceUsd - account.heldUsd + account.leased.usd,
+      diem: max0(account.diemStake - account.diemUsed - account.diemHeld + account.leased.diem),
+    };
     const currency = consumptionCurrency(account.order, available, account.diemStake);
     return {
       usdNano: available.usd.toString(),
@@ -48,7 +54,10 @@ export class AccountsService {
     if (amount <= 0n) throw new DomainError(ErrorCode.Validation, 'The amount must be positive.');
     const result = await this.accounts.adjust(accountId, kind, amount, reason, idempotencyKey);
     if (result.status === 'insufficient') {
-      throw new DomainError(ErrorCode.Conflict, `Cannot debit ${formatAmount(amount)} USD: the account has ${formatAmount(result.available)} USD available (balance minus open reservations).`);
+      throw new DomainError(
+        ErrorCode.Conflict,
+        `Cannot debit ${formatAmount(amount)} USD: the account has ${formatAmount(result.available)} USD available (balance minus open reservations).`,
+      );
     }
     return result;
   }
@@ -66,12 +75,12 @@ export class AccountsService {
   }
 
   reconcile(accountId: string | null): Promise<{ accounts: number; mismatches: ReconcileMismatch[]; overdueHolds: number }> {
-    return this.accounts.reconcile(accountId);
+    return this.accounts.reconcile(accountId, this.config.BILLING_SETTLE_GRACE_MS);
   }
 }
 
 const max0 = (n: bigint): bigint => (n > 0n ? n : 0n);
 
 function emptyAccount(): AccountBalance {
-  return { balanceUsd: 0n, heldUsd: 0n, diemStake: 0n, diemUsed: 0n, diemHeld: 0n, order: 'DIEM_FIRST', epoch: utcDay() };
+  return { balanceUsd: 0n, heldUsd: 0n, diemStake: 0n, diemUsed: 0n, diemHeld: 0n, leased: { usd: 0n, diem: 0n }, order: 'DIEM_FIRST', epoch: utcDay() };
 }

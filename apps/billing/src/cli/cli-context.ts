@@ -4,9 +4,11 @@ import { AccountsService } from '../accounts/accounts.service';
 import { BillingConfig } from '../config';
 import { createBillingDb } from '../database/billing-db';
 import { migrateBillingDatabase } from '../database/billing-migrations';
+import { LeasesRepository } from '../leases/leases.repository';
 import { ReservationCache } from '../reservations/reservation.cache';
 import { ReservationsRepository } from '../reservations/reservations.repository';
 import { ReservationsService } from '../reservations/reservations.service';
+import { LeaseSweeper } from '../sweeper/lease.sweeper';
 import { ReservationSweeper } from '../sweeper/reservation.sweeper';
 
 /** The service's own classes wired by hand against svc_billing: works while the platform is down. */
@@ -23,7 +25,13 @@ export async function openCliContext(config: BillingConfig): Promise<CliContext>
   const reservations = new ReservationsRepository(db);
   return {
     accounts: new AccountsService(new AccountsRepository(db), config, logger),
-    sweeper: new ReservationSweeper(reservations, new ReservationsService(reservations, new ReservationCache(), config, logger), config, logger),
+    sweeper: new ReservationSweeper(
+      reservations,
+      new ReservationsService(reservations, new ReservationCache(), config, logger),
+      new LeaseSweeper(new LeasesRepository(db), config, logger),
+      config,
+      logger,
+    ),
     close: () => db.end(),
   };
 }

@@ -58,7 +58,13 @@ export const COMMANDS: Record<string, Command> = {
     parse: (v): Adjust => ({ accountId: account(v), amount: amount(v, 'usd'), reason: reason(v), idempotencyKey: v['idempotency-key'] ?? null }),
     run: async (ctx, a: Adjust) => {
       const r = await ctx.accounts.adjust(a.accountId, 'CREDIT', a.amount, a.reason, a.idempotencyKey);
-      return { status: r.status, accountId: a.accountId, creditedUsd: r.status === 'applied' ? usd(a.amount) : '0.00', balanceUsd: usd(r.balance), availableUsd: usd(r.available) };
+      return {
+        status: r.status,
+        accountId: a.accountId,
+        creditedUsd: r.status === 'applied' ? usd(a.amount) : '0.00',
+        balanceUsd: usd(r.balance),
+        availableUsd: usd(r.available),
+      };
     },
   },
   debit: {
@@ -74,7 +80,12 @@ export const COMMANDS: Record<string, Command> = {
     parse: (v) => ({ accountId: account(v), stake: amount(v, 'diem', true), reason: reason(v, 'operator set the DIEM stake') }),
     run: async (ctx, a: { accountId: string; stake: bigint; reason: string }) => {
       const r = await ctx.accounts.setStake(a.accountId, a.stake, a.reason);
-      return { accountId: a.accountId, previousDiem: usd(r.previous), diemStake: usd(r.stake), note: 'The stake is the DIEM allocation of every epoch (UTC day), the current one included.' };
+      return {
+        accountId: a.accountId,
+        previousDiem: usd(r.previous),
+        diemStake: usd(r.stake),
+        note: 'The stake is the DIEM allocation of every epoch (UTC day), the current one included.',
+      };
     },
   },
   consumption: {

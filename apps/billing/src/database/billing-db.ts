@@ -10,7 +10,9 @@ export type BillingDb = Pool;
 export const BILLING_DB = Symbol('BILLING_DB');
 
 export function createBillingDb(url: string, poolMax = 10, onError: (err: Error) => void = () => undefined): BillingDb {
-  const pool = new Pool({ connectionString: url, max: poolMax, connectionTimeoutMillis: 5_000, application_name: 'svc-billing' });
+  // Idle connections are kept for 5 minutes (pg's default is 10 s): under bursty load a pool that
+  // drops them between bursts opens new Postgres backends (a fork each) on the hot path.
+  const pool = new Pool({ connectionString: url, max: poolMax, idleTimeoutMillis: 300_000, connectionTimeoutMillis: 5_000, application_name: 'svc-billing' });
   // An idle connection that breaks (Postgres restarted) must not crash the process; the next query reconnects.
   pool.on('error', onError);
   return pool;

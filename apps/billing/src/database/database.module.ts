@@ -17,7 +17,9 @@ class DatabaseLifecycle implements OnModuleInit, OnApplicationShutdown {
   async onModuleInit(): Promise<void> {
     if (!this.config.BILLING_MIGRATE_ON_BOOT) return;
     const result = await migrateBillingDatabase(this.config.BILLING_DATABASE_URL, (message) => this.logger.log(message));
-    this.logger.log(`database ${redactUrl(this.config.BILLING_DATABASE_URL)}: ${result.applied.length} migration(s) applied, ${result.alreadyApplied.length} already`);
+    this.logger.log(
+      `database ${redactUrl(this.config.BILLING_DATABASE_URL)}: ${result.applied.length} migration(s) applied, ${result.alreadyApplied.length} already`,
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -34,7 +36,11 @@ export class BillingDatabaseModule {
       module: BillingDatabaseModule,
       providers: [
         { provide: BILLING_CONFIG, useValue: config },
-        { provide: BILLING_DB, useFactory: () => createBillingDb(config.BILLING_DATABASE_URL, config.BILLING_DB_POOL_MAX, (err) => logger.warn(`idle database connection failed: ${err.message}`)) },
+        {
+          provide: BILLING_DB,
+          useFactory: () =>
+            createBillingDb(config.BILLING_DATABASE_URL, config.BILLING_DB_POOL_MAX, (err) => logger.warn(`idle database connection failed: ${err.message}`)),
+        },
         DatabaseLifecycle,
       ],
       exports: [BILLING_CONFIG, BILLING_DB],

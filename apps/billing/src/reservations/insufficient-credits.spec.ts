@@ -14,7 +14,11 @@ const result = (over: Partial<ReserveResult>): ReserveResult => ({
 
 describe('refusalMessage', () => {
   it('states the worst-case cost and what the account has', () => {
-    const message = refusalMessage(result({}), { cost: { usd: 123_000n, diem: 123_000n }, limits: { usd: null, diem: null, period: 'EPOCH' }, order: ['DIEM', 'USD'] });
+    const message = refusalMessage(result({}), {
+      cost: { usd: 123_000n, diem: 123_000n },
+      limits: { usd: null, diem: null, period: 'EPOCH' },
+      order: ['DIEM', 'USD'],
+    });
     expect(message).toBe(
       'Insufficient balance: this request may cost up to 0.000123 DIEM or 0.000123 USD, and the account has 0.00 DIEM and 0.00005 USD available. Add credits, or send a smaller max_tokens.',
     );

@@ -1,18 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { BillableUsage, ReserveReply, SettledUsage, SettleReply } from '@svc/contracts';
+import { ReserveReply, SettleReply } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { Logger } from '@svc/logging';
-import { amountIn, amountOf, ModelPricing, PricingError, quote } from '@svc/pricing';
+import { amountOf } from '@svc/pricing';
 import { BILLING_CONFIG, BillingConfig } from '../config';
 import { drawOrder } from '../shared/consumption';
 import { BILLING_LOGGER } from '../shared/logger.token';
 import { refusalMessage } from './insufficient-credits';
-import { CachedReservation, ReservationCache } from './reservation.cache';
-import { OpenReservation, SettleParams, UsageLine } from './reservation.records';
+import { ReservationCache } from './reservation.cache';
+import { OpenReservation } from './reservation.records';
 import { ReserveInput, SettleInput } from './reservation.schemas';
 import { ReservationsRepository } from './reservations.repository';
-
-type Priced = Pick<SettleParams, 'charge' | 'lines' | 'promptTokens' | 'completionTokens'>;
+import { nothingCharged, priceUsage, settlementPrice } from './settlement-price';
 
 /**
  * Admission and settlement rules. Postgres does the atomic part (billing_reserve and
@@ -29,7 +28,7 @@ export class ReservationsService {
   ) {}
 
   async reserve(input: ReserveInput): Promise<ReserveReply> {
-    const cost = this.price(input.model.id, input.pricing, input.worstCase).total;
+    const cost = priceUsage(input.model.id, input.pricing, input.worstCase).total;
     const limits = {
       usd: input.keyLimits.usd === null ? null : amountOf(input.keyLimits.usd),
       diem: input.keyLimits.diem === null ? null : amountOf(input.keyLimits.diem),
@@ -76,9 +75,10 @@ export class ReservationsService {
       this.logger.warn({ reservationId: input.reservationId, source: input.source }, 'settlement for an unknown reservation');
       return { status: 'not-found', currency: null, chargedNano: '0' };
     }
-    if (snapshot && 'status' in snapshot && snapshot.status === 'SETTLED') return { status: 'already-final', currency: snapshot.currency, chargedNano: snapshot.chargedNano.toString() };
+    if (snapshot && 'status' in snapshot && snapshot.status === 'SETTLED')
+      return { status: 'already-final', currency: snapshot.currency, chargedNano: snapshot.chargedNano.toString() };
     // billing_settle decides under the reservation's lock: released, settled, late or already final.
-    const priced = snapshot && input.usage ? this.settlementPrice(snapshot, input.usage) : null;
+    const priced = snapshot && input.usage ? settlementPrice(snapshot, input.usage) : null;
     const result = await this.reservations.settle({
       id: input.reservationId,
       source: input.source === 'service' ? 'SERVICE' : 'GATEWAY',
@@ -94,7 +94,10 @@ export class ReservationsService {
         'settlement exceeded its hold: charged the hold only; the admission worst case is too small',
       );
     } else if (result.status === 'settled' && result.charged < (priced?.charge ?? 0n)) {
-      this.logger.warn({ reservationId: input.reservationId, charged: result.charged.toString(), due: priced?.charge.toString() }, 'late settlement: charged only what the account had left');
+      this.logger.warn(
+        { reservationId: input.reservationId, charged: result.charged.toString(), due: priced?.charge.toString() },
+        'late settlement: charged only what the account had left',
+      );
     }
     return { status: result.status, currency: result.currency, chargedNano: result.charged.toString() };
   }
@@ -102,7 +105,7 @@ export class ReservationsService {
   /** For the sweeper: an expired hold, charged from the gateway's count if it left one, else released. */
   async finalizeExpired(reservation: OpenReservation): Promise<SettleReply> {
     const fallback = reservation.fallback;
-    const priced = fallback ? this.settlementPrice(reservation, fallback.usage) : null;
+    const priced = fallback ? settlementPrice(reservation, fallback.usage) : null;
     const result = await this.reservations.settle({
       id: reservation.id,
       source: 'SWEEPER',
@@ -113,39 +116,4 @@ export class ReservationsService {
     this.cache.forget(reservation.id);
     return { status: result.status, currency: result.currency, chargedNano: result.charged.toString() };
   }
-
-  /** Actual cost with the reservation's price snapshot; an unknown prompt count is the reserved one. */
-  private settlementPrice(reservation: CachedReservation | OpenReservation, usage: SettledUsage): Priced {
-    const worst = reservation.worstCase;
-    if (usage.kind !== worst.kind) throw new DomainError(ErrorCode.Validation, `Usage of kind ${usage.kind} cannot settle a ${worst.kind} reservation`);
-    const actual: BillableUsage = usage.kind === 'text' ? { ...usage, promptTokens: usage.promptTokens ?? (worst.kind === 'text' ? worst.promptTokens : 0) } : usage;
-    const q = this.price(reservation.modelId, reservation.pricing as ModelPricing, actual);
-    const currency = reservation.currency;
-    const lines: UsageLine[] = q.lines.map((l) => ({
-      type: l.type,
-      sku: l.sku,
-      unitType: l.unitType,
-      quantity: l.quantity,
-      perSkuUnit: l.perSkuUnit,
-      unitPriceUsd: l.unitPrice.usd.toString(),
-      amount: amountIn(l.amount, currency).toString(),
-    }));
-    return {
-      charge: amountIn(q.total, currency),
-      lines,
-      promptTokens: actual.kind === 'text' ? actual.promptTokens : null,
-      completionTokens: actual.kind === 'text' ? actual.completionTokens : null,
-    };
-  }
-
-  private price(modelId: string, pricing: ModelPricing, usage: BillableUsage) {
-    try {
-      return quote(modelId, pricing, usage);
-    } catch (err) {
-      if (err instanceof PricingError) throw new DomainError(ErrorCode.Validation, `This request cannot be priced: ${err.message}.`);
-      throw err;
-    }
-  }
 }
-
-const nothingCharged: Priced = { charge: 0n, lines: [], promptTokens: null, completionTokens: null };

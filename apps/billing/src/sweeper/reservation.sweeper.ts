@@ -4,6 +4,7 @@ import { BILLING_CONFIG, BillingConfig } from '../config';
 import { ReservationsRepository } from '../reservations/reservations.repository';
 import { ReservationsService } from '../reservations/reservations.service';
 import { BILLING_LOGGER } from '../shared/logger.token';
+import { LeaseSweeper } from './lease.sweeper';
 
 export interface SweepResult {
   released: number;
@@ -11,13 +12,16 @@ export interface SweepResult {
   /** Another replica or a settlement got there first. */
   skipped: number;
   failed: number;
+  /** Credit leases past their expiry plus grace whose hold was returned (see LeaseSweeper). */
+  expiredLeases: number;
 }
 
 /**
  * Finalizes holds whose request died (service crash, lost settlement): releases them, or charges
  * the gateway's count of a cut stream. Every replica sweeps; claims use SKIP LOCKED plus a lease,
  * and finalizing is idempotent, so replicas never double-release. One sweep stops after its
- * time budget (the interval), leaving the rest for the next round: bounded work per tick.
+ * time budget (the interval), leaving the rest for the next round: bounded work per tick. Each
+ * round also returns the holds of expired credit leases (LeaseSweeper).
  */
 @Injectable()
 export class ReservationSweeper implements OnApplicationBootstrap, OnModuleDestroy {
@@ -27,6 +31,7 @@ export class ReservationSweeper implements OnApplicationBootstrap, OnModuleDestr
   constructor(
     private readonly reservations: ReservationsRepository,
     private readonly service: ReservationsService,
+    private readonly leases: LeaseSweeper,
     @Inject(BILLING_CONFIG) private readonly config: Pick<BillingConfig, 'BILLING_SWEEP_INTERVAL_MS' | 'BILLING_SWEEP_BATCH'>,
     @Inject(BILLING_LOGGER) private readonly logger: Logger,
   ) {}
@@ -50,7 +55,7 @@ export class ReservationSweeper implements OnApplicationBootstrap, OnModuleDestr
   }
 
   private async run(): Promise<SweepResult> {
-    const result: SweepResult = { released: 0, settled: 0, skipped: 0, failed: 0 };
+    const result: SweepResult = { released: 0, settled: 0, skipped: 0, failed: 0, expiredLeases: 0 };
     const deadline = Date.now() + this.config.BILLING_SWEEP_INTERVAL_MS;
     const lease = Math.max(60_000, this.config.BILLING_SWEEP_INTERVAL_MS * 4);
     try {
@@ -64,7 +69,10 @@ export class ReservationSweeper implements OnApplicationBootstrap, OnModuleDestr
             else result.skipped++;
           } catch (err) {
             result.failed++;
-            this.logger.error({ reservationId: reservation.id, err: err instanceof Error ? err.message : String(err) }, 'could not finalize an expired reservation; retried after its lease');
+            this.logger.error(
+              { reservationId: reservation.id, err: err instanceof Error ? err.message : String(err) },
+              'could not finalize an expired reservation; retried after its lease',
+            );
           }
         }
         if (batch.length < this.config.BILLING_SWEEP_BATCH || Date.now() >= deadline) break;
@@ -72,7 +80,14 @@ export class ReservationSweeper implements OnApplicationBootstrap, OnModuleDestr
     } catch (err) {
       this.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'reservation sweep failed; next round retries');
     }
-    if (result.released + result.settled + result.failed > 0) this.logger.info({ ...result }, 'expired reservations finalized');
+    try {
+      const leases = await this.leases.sweep(deadline, lease);
+      result.expiredLeases = leases.expired;
+      result.failed += leases.failed;
+    } catch (err) {
+      this.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'credit lease sweep failed; next round retries');
+    }
+    if (result.released + result.settled + result.failed + result.expiredLeases > 0) this.logger.info({ ...result }, 'expired reservations finalized');
     return result;
   }
 }

@@ -5,7 +5,17 @@ import { Totals } from './usage.repository';
 
 export const TOP = 8;
 
-const MODEL_TYPES: Record<string, string> = { text: 'LLM', embedding: 'EMBEDDING', image: 'IMAGE', upscale: 'IMAGE', inpaint: 'IMAGE', tts: 'TTS', asr: 'ASR', video: 'VIDEO', music: 'MUSIC' };
+const MODEL_TYPES: Record<string, string> = {
+  text: 'LLM',
+  embedding: 'EMBEDDING',
+  image: 'IMAGE',
+  upscale: 'IMAGE',
+  inpaint: 'IMAGE',
+  tts: 'TTS',
+  asr: 'ASR',
+  video: 'VIDEO',
+  music: 'MUSIC',
+};
 
 export type ModelLine = { modelName: string; modelType: string; unitType: string; lineType: string } & Totals;
 
@@ -25,7 +35,10 @@ export function dailyTotals(firstDay: string, lastDay: string, rows: Array<{ day
 
 /** Per model, highest spend first, with a breakdown by line type when there is more than one. */
 export function modelTotals(lines: ModelLine[]): UsageAnalyticsReply['byModel'] {
-  const models = new Map<string, { modelType: string; unitType: string; usd: bigint; diem: bigint; units: number; breakdown: Array<AnalyticsBreakdown & { spend: bigint }> }>();
+  const models = new Map<
+    string,
+    { modelType: string; unitType: string; usd: bigint; diem: bigint; units: number; breakdown: Array<AnalyticsBreakdown & { spend: bigint }> }
+  >();
   for (const l of lines) {
     const m = models.get(l.modelName) ?? { modelType: l.modelType, unitType: l.unitType, usd: 0n, diem: 0n, units: 0, breakdown: [] };
     m.usd += l.usd;
@@ -56,7 +69,12 @@ export function topBySpend<T extends { usd: bigint; diem: bigint }>(rows: T[], n
 }
 
 /** Chart rows: one per day (newest first) with `date` (ms) and one number per series. */
-export function dailySeries(firstDay: string, lastDay: string, names: string[], rows: Array<{ day: string; name: string; spend: bigint }>): Array<Record<string, number>> {
+export function dailySeries(
+  firstDay: string,
+  lastDay: string,
+  names: string[],
+  rows: Array<{ day: string; name: string; spend: bigint }>,
+): Array<Record<string, number>> {
   const out: Array<Record<string, number>> = [];
   for (let day = lastDay; day >= firstDay; day = addDays(day, -1)) {
     const entry: Record<string, number> = { date: Date.parse(`${day}T00:00:00.000Z`) };

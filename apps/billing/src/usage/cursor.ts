@@ -21,7 +21,9 @@ const MAC_BYTES = 16;
 
 /** base64url(MAC || JSON): opaque, only [A-Za-z0-9_-], tamper-evident (HMAC-SHA256 with a key shared by replicas). */
 export function encodeCursor(state: CursorState, secret: Buffer): string {
-  const payload = Buffer.from(JSON.stringify([VERSION, state.accountId, state.after.at, state.after.id, state.currency, state.end, state.pageSize, state.page, state.expiresAt]));
+  const payload = Buffer.from(
+    JSON.stringify([VERSION, state.accountId, state.after.at, state.after.id, state.currency, state.end, state.pageSize, state.page, state.expiresAt]),
+  );
   return Buffer.concat([mac(secret, payload), payload]).toString('base64url');
 }
 
@@ -38,7 +40,17 @@ export function decodeCursor(token: string, secret: Buffer, accountId: string, n
   } catch {
     throw invalid('it is malformed');
   }
-  const [version, owner, at, id, currency, end, pageSize, page, expiresAt] = fields as [number, string, string, string, BillingCurrency | null, string, number, number, number];
+  const [version, owner, at, id, currency, end, pageSize, page, expiresAt] = fields as [
+    number,
+    string,
+    string,
+    string,
+    BillingCurrency | null,
+    string,
+    number,
+    number,
+    number,
+  ];
   if (version !== VERSION) throw invalid('it comes from another version of the API');
   if (owner !== accountId) throw invalid('it belongs to another account');
   if (expiresAt < now) throw invalid('it has expired');
@@ -50,5 +62,8 @@ function mac(secret: Buffer, payload: Buffer): Buffer {
 }
 
 function invalid(why: string): DomainError {
-  return new DomainError(ErrorCode.Validation, `Invalid cursor: ${why}. Start the walk again from the first page (without cursor).`, { _errors: [], cursor: { _errors: [why] } });
+  return new DomainError(ErrorCode.Validation, `Invalid cursor: ${why}. Start the walk again from the first page (without cursor).`, {
+    _errors: [],
+    cursor: { _errors: [why] },
+  });
 }

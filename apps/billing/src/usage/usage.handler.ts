@@ -1,7 +1,14 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { BILLING, KeyUsageReply, UsageAnalyticsReply, UsageHistoryReply } from '@svc/contracts';
-import { keyUsageSchema, usageAnalyticsSchema, usageHistorySchema } from './usage.schemas';
+import {
+  BILLING,
+  KeyUsageReply,
+  keyUsageRequestSchema,
+  UsageAnalyticsReply,
+  usageAnalyticsRequestSchema,
+  UsageHistoryReply,
+  usageHistoryRequestSchema,
+} from '@svc/contracts';
 import { UsageService } from './usage.service';
 
 @Controller()
@@ -10,16 +17,16 @@ export class UsageHandler {
 
   @MessagePattern(BILLING.USAGE_HISTORY)
   history(@Payload() data: unknown): Promise<UsageHistoryReply> {
-    return this.usage.history(usageHistorySchema.parse(data));
+    return this.usage.history(usageHistoryRequestSchema.parse(data));
   }
 
   @MessagePattern(BILLING.USAGE_ANALYTICS)
   analytics(@Payload() data: unknown): Promise<UsageAnalyticsReply> {
-    return this.usage.analytics(usageAnalyticsSchema.parse(data));
+    return this.usage.analytics(usageAnalyticsRequestSchema.parse(data));
   }
 
   @MessagePattern(BILLING.KEY_USAGE)
   keyUsage(@Payload() data: unknown): Promise<KeyUsageReply> {
-    return this.usage.keyUsage(keyUsageSchema.parse(data));
+    return this.usage.keyUsage(keyUsageRequestSchema.parse(data));
   }
 }

@@ -105,12 +105,28 @@ export class UsageRepository {
   }
 
   async byModelLine(range: Range): Promise<Array<{ modelName: string; modelType: string; unitType: string; lineType: string } & Totals>> {
-    const { rows } = await this.db.query<{ model_name: string; model_type: string; unit_type: string; line_type: string; usd: string; diem: string; units: number }>(
+    const { rows } = await this.db.query<{
+      model_name: string;
+      model_type: string;
+      unit_type: string;
+      line_type: string;
+      usd: string;
+      diem: string;
+      units: number;
+    }>(
       `SELECT model_name, model_type, unit_type, line_type, ${USD} AS usd, ${DIEM} AS diem, ${UNITS} AS units
        FROM usage_entries WHERE ${IN_RANGE} GROUP BY 1, 2, 3, 4`,
       [range.accountId, range.from, range.to],
     );
-    return rows.map((r) => ({ modelName: r.model_name, modelType: r.model_type, unitType: r.unit_type, lineType: r.line_type, usd: big(r.usd), diem: big(r.diem), units: r.units }));
+    return rows.map((r) => ({
+      modelName: r.model_name,
+      modelType: r.model_type,
+      unitType: r.unit_type,
+      lineType: r.line_type,
+      usd: big(r.usd),
+      diem: big(r.diem),
+      units: r.units,
+    }));
   }
 
   async byKey(range: Range): Promise<Array<{ apiKeyId: string | null } & Totals>> {
@@ -133,7 +149,11 @@ export class UsageRepository {
   }
 
   /** Charges of each key since its window start and since `weekStart`, from usage_entries (one grouped scan). */
-  async keyUsage(accountId: string, keys: Array<{ id: string; since: string }>, weekStart: string): Promise<Array<{ keyId: string; current: Totals; week: Totals }>> {
+  async keyUsage(
+    accountId: string,
+    keys: Array<{ id: string; since: string }>,
+    weekStart: string,
+  ): Promise<Array<{ keyId: string; current: Totals; week: Totals }>> {
     if (keys.length === 0) return [];
     const { rows } = await this.db.query<{ id: string; cur_usd: string; cur_diem: string; week_usd: string; week_diem: string }>(
       `SELECT k.id::text AS id,
@@ -146,6 +166,10 @@ export class UsageRepository {
        GROUP BY k.id`,
       [accountId, keys.map((k) => k.id), keys.map((k) => k.since), weekStart],
     );
-    return rows.map((r) => ({ keyId: r.id, current: { usd: big(r.cur_usd), diem: big(r.cur_diem), units: 0 }, week: { usd: big(r.week_usd), diem: big(r.week_diem), units: 0 } }));
+    return rows.map((r) => ({
+      keyId: r.id,
+      current: { usd: big(r.cur_usd), diem: big(r.cur_diem), units: 0 },
+      week: { usd: big(r.week_usd), diem: big(r.week_diem), units: 0 },
+    }));
   }
 }

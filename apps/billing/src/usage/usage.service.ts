@@ -111,7 +111,12 @@ function toEntry(row: UsageRow): UsageHistoryEntry {
   return {
     amount: -toNumber(row.amount),
     currency: row.currency,
-    inferenceDetails: { completionTokens: row.completionTokens, inferenceExecutionTime: row.executionMs, promptTokens: row.promptTokens, requestId: row.requestId },
+    inferenceDetails: {
+      completionTokens: row.completionTokens,
+      inferenceExecutionTime: row.executionMs,
+      promptTokens: row.promptTokens,
+      requestId: row.requestId,
+    },
     notes: 'API Inference',
     pricePerUnitUsd: toNumber(row.unitPriceUsd),
     sku: row.sku,

@@ -33,8 +33,10 @@ function reserveAll(accountId: string, apiKeyId = KEY, keyLimits = { usd: null a
   );
 }
 
-const admitted = (results: PromiseSettledResult<ReserveReply>[]) => results.filter((r): r is PromiseFulfilledResult<ReserveReply> => r.status === 'fulfilled').map((r) => r.value);
-const refusals = (results: PromiseSettledResult<ReserveReply>[]) => results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as { code: string });
+const admitted = (results: PromiseSettledResult<ReserveReply>[]) =>
+  results.filter((r): r is PromiseFulfilledResult<ReserveReply> => r.status === 'fulfilled').map((r) => r.value);
+const refusals = (results: PromiseSettledResult<ReserveReply>[]) =>
+  results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as { code: string });
 
 describe(`${CONCURRENT} concurrent requests`, () => {
   it(`admits exactly ${N} when the balance covers exactly ${N}, and ends at exactly zero`, async () => {
@@ -58,10 +60,16 @@ describe(`${CONCURRENT} concurrent requests`, () => {
     const results = await reserveAll(account, key, { usd: limit, diem: null, period: 'EPOCH' });
     expect(admitted(results)).toHaveLength(N);
     await Promise.all(admitted(results).map((r) => h.settle(r.reservationId, { usage: WORST })));
-    const { rows } = await h.sql.query(`SELECT period, used_usd_nano::text AS used, held_usd_nano::text AS held FROM key_usage WHERE api_key_id = $1 AND period LIKE 'D:%'`, [key]);
+    const { rows } = await h.sql.query(
+      `SELECT period, used_usd_nano::text AS used, held_usd_nano::text AS held FROM key_usage WHERE api_key_id = $1 AND period LIKE 'D:%'`,
+      [key],
+    );
     expect(rows).toEqual([{ period: expect.stringMatching(/^D:/), used: (BigInt(N) * C).toString(), held: '0' }]);
     const err = await h.reserve(account, { apiKeyId: key, worstCase: WORST, keyLimits: { usd: limit, diem: null, period: 'EPOCH' } }).catch((e: unknown) => e);
-    expect(err).toMatchObject({ code: ErrorCode.InsufficientCredits, message: expect.stringMatching(/^This API key's USD consumption limit of .* per epoch \(UTC day\) does not cover this request/) });
+    expect(err).toMatchObject({
+      code: ErrorCode.InsufficientCredits,
+      message: expect.stringMatching(/^This API key's USD consumption limit of .* per epoch \(UTC day\) does not cover this request/),
+    });
     expect(await h.balance(account)).toEqual({ usd: usd(10_000_000_000n - BigInt(N) * C), diem: '0.00' });
   });
 });

@@ -28,7 +28,9 @@ describe('reservations and settlement', () => {
     // Client cut mid-stream: the gateway reports what it relayed (a fallback), the service then
     // settles exactly what it generated up to the cut, which replaces the fallback.
     const cut = await h.reserve(account, { worstCase: text(40, 512) });
-    expect(await h.settle(cut.reservationId, { source: 'gateway', outcome: 'cut', usage: { kind: 'text', promptTokens: null, completionTokens: 3 } })).toMatchObject({ status: 'fallback-recorded' });
+    expect(
+      await h.settle(cut.reservationId, { source: 'gateway', outcome: 'cut', usage: { kind: 'text', promptTokens: null, completionTokens: 3 } }),
+    ).toMatchObject({ status: 'fallback-recorded' });
     expect(await h.settle(cut.reservationId, { outcome: 'cut', usage: text(11, 4) })).toMatchObject({ status: 'settled', chargedNano: cost(11, 4).toString() });
 
     // Cut before the engine reported the prompt count: the prompt is billed at the reserved count.
@@ -37,7 +39,10 @@ describe('reservations and settlement', () => {
 
     // Never reached a service (none running, or it refused): the gateway releases at once.
     const unreached = await h.reserve(account, { worstCase: text(40, 512) });
-    expect(await h.settle(unreached.reservationId, { source: 'gateway', outcome: 'failed', usage: null })).toMatchObject({ status: 'released', chargedNano: '0' });
+    expect(await h.settle(unreached.reservationId, { source: 'gateway', outcome: 'failed', usage: null })).toMatchObject({
+      status: 'released',
+      chargedNano: '0',
+    });
 
     // The engine failed before producing anything: the service releases.
     const failed = await h.reserve(account, { worstCase: text(40, 512) });
@@ -48,7 +53,9 @@ describe('reservations and settlement', () => {
     expect(await h.heldCount(account)).toBe(0);
     expect(await h.reconcile()).toMatchObject({ mismatches: [], overdueHolds: 0 });
 
-    const { rows } = await h.sql.query(`SELECT sku, quantity::int, amount_nano::int FROM usage_entries WHERE reservation_id = $1 ORDER BY id`, [cut.reservationId]);
+    const { rows } = await h.sql.query(`SELECT sku, quantity::int, amount_nano::int FROM usage_entries WHERE reservation_id = $1 ORDER BY id`, [
+      cut.reservationId,
+    ]);
     expect(rows).toEqual([
       { sku: 'tiny-llm-input-mtoken', quantity: 11, amount_nano: 110 },
       { sku: 'tiny-llm-output-mtoken', quantity: 4, amount_nano: 80 },
@@ -67,7 +74,9 @@ describe('reservations and settlement', () => {
     await h.settle(r.reservationId, { source: 'gateway', outcome: 'cut', usage: text(30, 30) });
     await h.settle(r.reservationId, { source: 'gateway', outcome: 'failed', usage: null });
     expect(await h.balance(account)).toEqual({ usd: usd(1_000_000_000n - cost(10, 10)), diem: '0.00' });
-    const { rows } = await h.sql.query(`SELECT kind, count(*)::int AS n FROM ledger_entries WHERE reservation_id = $1 GROUP BY kind ORDER BY kind`, [r.reservationId]);
+    const { rows } = await h.sql.query(`SELECT kind, count(*)::int AS n FROM ledger_entries WHERE reservation_id = $1 GROUP BY kind ORDER BY kind`, [
+      r.reservationId,
+    ]);
     expect(rows).toEqual([
       { kind: 'HOLD', n: 1 },
       { kind: 'RELEASE', n: 1 },
@@ -135,7 +144,10 @@ describe('reservations and settlement', () => {
     await h.settle(before.reservationId, { usage: text(100, 100) });
     // 3000 nano spent; a limit of 5000 per month leaves room for one more request of 2000, not 3000.
     const keyLimits = { usd: 0.000005, diem: null, period: 'MONTH' as const };
-    await expect(h.reserve(account, { apiKeyId: key, keyLimits, worstCase: text(100, 100) })).rejects.toMatchObject({ code: ErrorCode.InsufficientCredits, message: expect.stringMatching(/0.000003 USD is used or reserved/) });
+    await expect(h.reserve(account, { apiKeyId: key, keyLimits, worstCase: text(100, 100) })).rejects.toMatchObject({
+      code: ErrorCode.InsufficientCredits,
+      message: expect.stringMatching(/0.000003 USD is used or reserved/),
+    });
     const fits = await h.reserve(account, { apiKeyId: key, keyLimits, worstCase: text(0, 100) });
     await h.settle(fits.reservationId, { usage: text(0, 50) });
     const { usage } = await h.rpc.send(BILLING.KEY_USAGE, { accountId: account, keys: [{ id: key, limitPeriod: 'MONTH' }] });

@@ -62,10 +62,15 @@ describe('usage history', () => {
 
   it('refuses filters next to a cursor, and cursors that were tampered with, with 400', async () => {
     const { nextCursor } = await history({ pageSize: 10 });
-    await expect(history({ cursor: nextCursor, pageSize: 20 })).rejects.toMatchObject({ code: ErrorCode.Validation, details: { cursor: { _errors: [expect.stringMatching(/alone/)] } } });
+    await expect(history({ cursor: nextCursor, pageSize: 20 })).rejects.toMatchObject({
+      code: ErrorCode.Validation,
+      details: { cursor: { _errors: [expect.stringMatching(/alone/)] } },
+    });
     const tampered = `${nextCursor!.slice(0, 10)}${nextCursor![10] === 'A' ? 'B' : 'A'}${nextCursor!.slice(11)}`;
     await expect(history({ cursor: tampered })).rejects.toMatchObject({ code: ErrorCode.Validation, message: expect.stringMatching(/Invalid cursor/) });
-    await expect(h.rpc.send(BILLING.USAGE_HISTORY, { accountId: newAccount(), cursor: nextCursor! })).rejects.toMatchObject({ message: expect.stringMatching(/another account/) });
+    await expect(h.rpc.send(BILLING.USAGE_HISTORY, { accountId: newAccount(), cursor: nextCursor! })).rejects.toMatchObject({
+      message: expect.stringMatching(/another account/),
+    });
     await expect(history({ pageSize: 5 })).rejects.toMatchObject({ code: ErrorCode.Validation });
   });
 
@@ -112,7 +117,14 @@ describe('usage analytics', () => {
 
 describe('key usage', () => {
   it('reports each key’s usage in its current limit window and the trailing 7 days', async () => {
-    const { usage } = await h.rpc.send(BILLING.KEY_USAGE, { accountId: account, keys: [{ id: K1, limitPeriod: 'MONTH' }, { id: K2, limitPeriod: 'LIFETIME' }, { id: randomUUID(), limitPeriod: 'EPOCH' }] });
+    const { usage } = await h.rpc.send(BILLING.KEY_USAGE, {
+      accountId: account,
+      keys: [
+        { id: K1, limitPeriod: 'MONTH' },
+        { id: K2, limitPeriod: 'LIFETIME' },
+        { id: randomUUID(), limitPeriod: 'EPOCH' },
+      ],
+    });
     let k1 = 3n * (50n * 1000n + 50n * 3000n);
     for (let i = 0; i < 10; i += 2) k1 += cost(10 + i, 20);
     expect(usage[K1]).toEqual({ currentPeriod: { usd: k1.toString(), diem: '0' }, trailingSevenDays: { usd: k1.toString(), diem: '0' } });

@@ -23,6 +23,10 @@ export function augmentProviders(config: AugmentConfig): Provider[] {
     { provide: WEB_SEARCH, useValue: WebSearch.fromConfig(config) },
     { provide: SCRAPER, useValue: new Scraper(outboundFetcherOf(config), config.SCRAPE_MAX_CHARS) },
     { provide: TEXT_PARSER, useValue: new TextParser({ ...DEFAULT_PARSER_LIMITS, maxBytes: config.TEXT_PARSER_MAX_BYTES }) },
-    { provide: CONVERSATION_AUGMENTER, inject: [WEB_SEARCH, SCRAPER], useFactory: (search: WebSearch, scraper: Scraper) => new ConversationAugmenter(search, scraper) },
+    {
+      provide: CONVERSATION_AUGMENTER,
+      inject: [WEB_SEARCH, SCRAPER],
+      useFactory: (search: WebSearch, scraper: Scraper) => new ConversationAugmenter(search, scraper),
+    },
   ];
 }

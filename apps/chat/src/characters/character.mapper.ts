@@ -18,7 +18,13 @@ export function toCharacterView(c: CharacterRecord): CharacterView {
     author: c.author,
     shareUrl: null,
     photoUrl: null,
-    stats: { averageRating: averageRating(c.ratingSum, c.ratingCount), imports: c.imports, ratingCount: c.ratingCount, ratingSum: c.ratingSum, userRating: null },
+    stats: {
+      averageRating: averageRating(c.ratingSum, c.ratingCount),
+      imports: c.imports,
+      ratingCount: c.ratingCount,
+      ratingSum: c.ratingSum,
+      userRating: null,
+    },
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
   };

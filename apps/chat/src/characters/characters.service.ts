@@ -21,7 +21,11 @@ export const SVC_AUTHOR = 'svc';
 
 /** A short, stable, anonymised author id derived from the creating account. */
 export const authorOf = (accountId: string | undefined): string =>
-  accountId ? BigInt(`0x${createHash('sha256').update(accountId).digest('hex').slice(0, 12)}`).toString(36).slice(0, 5) : SVC_AUTHOR;
+  accountId
+    ? BigInt(`0x${createHash('sha256').update(accountId).digest('hex').slice(0, 12)}`)
+        .toString(36)
+        .slice(0, 5)
+    : SVC_AUTHOR;
 
 const notFound = (slug: string) => new DomainError(ErrorCode.NotFound, `Character "${slug}" not found.`);
 

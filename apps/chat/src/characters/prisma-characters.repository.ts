@@ -91,7 +91,12 @@ export class PrismaCharactersRepository implements CharactersRepository {
 
   async listReviews(characterId: string, page: number, pageSize: number): Promise<{ rows: CharacterReviewRecord[]; total: number }> {
     const [rows, total] = await Promise.all([
-      this.prisma.characterReview.findMany({ where: { characterId }, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip: (page - 1) * pageSize, take: pageSize }),
+      this.prisma.characterReview.findMany({
+        where: { characterId },
+        orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+        skip: (page - 1) * pageSize,
+        take: pageSize,
+      }),
       this.prisma.characterReview.count({ where: { characterId } }),
     ]);
     return { rows, total };

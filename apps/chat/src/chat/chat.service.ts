@@ -4,7 +4,8 @@ import { Catalog, ModelDefinition } from '@svc/catalog';
 import { ChatCompletion, CompleteChatRequest, SettledUsage, StreamChatRequest, StreamOpenReply } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { Logger } from '@svc/logging';
-import { BillingSettler, NATS_CONNECTION, promptTokensOnAbort, StreamAbortedError, StreamPublisher } from '@svc/messaging';
+import { NATS_CONNECTION, StreamAbortedError, StreamPublisher } from '@svc/messaging';
+import { BillingSettler, promptTokensOnAbort } from '@svc/billing-client';
 import { EngineRegistry } from '../engines/engine-registry';
 import { GenerateResult, GenerationAbortedError, TextEngine } from '../engines/engine';
 import { CHAT_CONFIG, ChatConfig } from '../config';
@@ -34,13 +35,29 @@ export class ChatService {
     return this.billing.around(billing, caller.requestId, async (charge) => {
       let model = this.model(params.model);
       const signal = new AbortController().signal;
-      const web = await this.augmentation.prepare(model, this.svc.parametersOf(params), await this.svc.messages(model, params), maxTokensOf(model, params), signal);
+      const web = await this.augmentation.prepare(
+        model,
+        this.svc.parametersOf(params),
+        await this.svc.messages(model, params),
+        maxTokensOf(model, params),
+        signal,
+      );
       const choices = await generateChoices(this.candidates(model, params), { ...params, messages: web.messages }, signal);
       model = choices.model;
       const results = choices.results.map((r) => ({ ...r, text: r.toolCalls ? r.text : web.rewriteCitations(this.svc.filterText(params, r.text)) }));
       const result = combineResults(results);
       charge({ ...textUsage(result), ...web.billable() });
-      this.logger.info({ requestId: caller.requestId, model: model.id, promptTokens: result.promptTokens, completionTokens: result.completionTokens, ...web.billable(), ms: Date.now() - started }, 'completion');
+      this.logger.info(
+        {
+          requestId: caller.requestId,
+          model: model.id,
+          promptTokens: result.promptTokens,
+          completionTokens: result.completionTokens,
+          ...web.billable(),
+          ms: Date.now() - started,
+        },
+        'completion',
+      );
       const completion = toCompletion(newCompletionId(), model.id, results);
       const documents = web.documentsToolCall();
       if (documents) for (const choice of completion.choices) choice.message.tool_calls = [documents, ...(choice.message.tool_calls ?? [])];
@@ -56,7 +73,7 @@ export class ChatService {
       model = this.model(request.params.model);
       const candidates = this.candidates(model, request.params);
       // Validated now, so a bad request is an HTTP 400 rather than an error event.
-      toGenerateRequest(model, request.params, new AbortController().signal);
+      toGenerateRequest(model, request.params, UNUSED_SIGNAL);
       this.augmentation.assertAvailable(this.svc.parametersOf(request.params));
       // Without fallbacks an unavailable model fails the request now (HTTP 503), with them when reached.
       const primary = candidates.length > 1 ? undefined : this.engines.get(model);
@@ -84,7 +101,13 @@ export class ChatService {
     let settled = false;
     let web: AugmentedChat | undefined;
     try {
-      web = await this.augmentation.prepare(model, this.svc.parametersOf(params), await this.svc.messages(model, params), maxTokensOf(model, params), publisher.signal);
+      web = await this.augmentation.prepare(
+        model,
+        this.svc.parametersOf(params),
+        await this.svc.messages(model, params),
+        maxTokensOf(model, params),
+        publisher.signal,
+      );
       const { messages } = web;
       const filters: Array<ReturnType<SvcParametersApplier['outputFilter']>> = [];
       // Per choice: think blocks first, then citation markers (docs/retrieval.md).
@@ -123,20 +146,33 @@ export class ChatService {
       for (const [index, choice] of results.entries()) await publisher.chunk(chunks.finish(choice.finishReason, index, choice.logprobs ?? null));
       if (params.stream_options?.include_usage) await publisher.chunk(chunks.usage(usageOf(result)));
       publisher.end({ usage: usageOf(result), finishReason: result.finishReason });
-      this.logger.info({ requestId: caller.requestId, model: model.id, promptTokens: result.promptTokens, completionTokens: result.completionTokens, ms: Date.now() - started }, 'stream completed');
+      this.logger.info(
+        {
+          requestId: caller.requestId,
+          model: model.id,
+          promptTokens: result.promptTokens,
+          completionTokens: result.completionTokens,
+          ms: Date.now() - started,
+        },
+        'stream completed',
+      );
     } catch (err) {
       const partial = partialUsage(pieces, promptTokensOnAbort(err));
       // A cut or failed stream still pays for the searches and pages it used, once it produced something.
       const produced = partial && web ? { ...partial, ...web.billable() } : partial;
       if (err instanceof GenerationAbortedError || err instanceof StreamAbortedError || publisher.signal.aborted) {
         if (!settled) this.billing.settle(billing, caller.requestId, 'cut', produced, Date.now() - started);
-        this.logger.info({ requestId: caller.requestId, model: model.id, reason: String(publisher.signal.reason ?? 'aborted'), ms: Date.now() - started }, 'stream cancelled');
+        this.logger.info(
+          { requestId: caller.requestId, model: model.id, reason: String(publisher.signal.reason ?? 'aborted'), ms: Date.now() - started },
+          'stream cancelled',
+        );
         publisher.close();
         return;
       }
       if (!settled) this.billing.settle(billing, caller.requestId, 'failed', produced, Date.now() - started);
       const error = err instanceof DomainError ? err : new DomainError(ErrorCode.Internal, 'Generation failed.');
-      if (!(err instanceof DomainError)) this.logger.error({ requestId: caller.requestId, model: model.id, err: err instanceof Error ? err.message : String(err) }, 'stream failed');
+      if (!(err instanceof DomainError))
+        this.logger.error({ requestId: caller.requestId, model: model.id, err: err instanceof Error ? err.message : String(err) }, 'stream failed');
       publisher.error(error.toPayload());
     }
   }
@@ -154,7 +190,9 @@ export class ChatService {
   }
 }
 
-const maxTokensOf = (model: ModelDefinition, params: CompleteChatRequest['params']): number => toGenerateRequest(model, params, new AbortController().signal).maxTokens;
+/** For requests built only to be validated or measured, never sent: nothing listens to it. */
+const UNUSED_SIGNAL = new AbortController().signal;
+const maxTokensOf = (model: ModelDefinition, params: CompleteChatRequest['params']): number => toGenerateRequest(model, params, UNUSED_SIGNAL).maxTokens;
 
 const textUsage = (result: GenerateResult): SettledUsage => ({ kind: 'text', promptTokens: result.promptTokens, completionTokens: result.completionTokens });
 

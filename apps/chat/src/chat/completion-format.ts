@@ -9,7 +9,11 @@ export const newCompletionId = (): string => `${idPrefix}${(++idCounter).toStrin
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
 export function usageOf(result: GenerateResult): Usage {
-  const usage: Usage = { prompt_tokens: result.promptTokens, completion_tokens: result.completionTokens, total_tokens: result.promptTokens + result.completionTokens };
+  const usage: Usage = {
+    prompt_tokens: result.promptTokens,
+    completion_tokens: result.completionTokens,
+    total_tokens: result.promptTokens + result.completionTokens,
+  };
   if (result.cachedTokens !== undefined) usage.prompt_tokens_details = { cached_tokens: result.cachedTokens };
   return usage;
 }
@@ -64,7 +68,15 @@ export class ChunkFactory {
   }
   /** `include_search_results_in_stream`: the sources, as the first chunk of the stream. */
   searchResults(results: WebSearchResult[]): ChatCompletionChunk {
-    return { id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.model, choices: [], svc_search_results: results, system_fingerprint: null };
+    return {
+      id: this.id,
+      object: 'chat.completion.chunk',
+      created: this.created,
+      model: this.model,
+      choices: [],
+      svc_search_results: results,
+      system_fingerprint: null,
+    };
   }
   usage(usage: Usage): ChatCompletionChunk {
     return { id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.model, choices: [], usage, system_fingerprint: null };

@@ -2,7 +2,8 @@ import { Catalog, catalogSchema } from '@svc/catalog';
 import { CreateEmbeddingsRequest, SettledUsage } from '@svc/contracts';
 import { DomainError } from '@svc/errors';
 import { createLogger } from '@svc/logging';
-import { BillingSettler, RpcClient } from '@svc/messaging';
+import { RpcClient } from '@svc/messaging';
+import { BillingSettler } from '@svc/billing-client';
 import { EmbeddingEngine } from '../engines/embeddings/embedding-engine';
 import { EmbeddingEngineRegistry } from '../engines/embeddings/embedding-engine-registry';
 import { vectorsOf } from '../engines/embeddings/openai-embeddings.engine';
@@ -95,15 +96,35 @@ describe('upstream embeddings', () => {
     const b64 = Buffer.alloc(8);
     b64.writeFloatLE(3, 0);
     b64.writeFloatLE(4, 4);
-    const out = vectorsOf({ data: [{ index: 1, embedding: [1, 0] }, { index: 0, embedding: b64.toString('base64') }] }, 2);
-    expect(out.map((v) => Array.from(v))).toEqual([[3, 4], [1, 0]]);
+    const out = vectorsOf(
+      {
+        data: [
+          { index: 1, embedding: [1, 0] },
+          { index: 0, embedding: b64.toString('base64') },
+        ],
+      },
+      2,
+    );
+    expect(out.map((v) => Array.from(v))).toEqual([
+      [3, 4],
+      [1, 0],
+    ]);
     expect(Array.from(vectorsOf({ data: [{ embedding: [3, 4, 12] }] }, 1, 2)[0])).toEqual([0.6000000238418579, 0.800000011920929]);
   });
 
   it('fails with 502 on a wrong count, duplicate indexes, ragged or too short vectors', () => {
     const bad = [
       () => vectorsOf({ data: [] }, 1),
-      () => vectorsOf({ data: [{ index: 0, embedding: [1] }, { index: 0, embedding: [1] }] }, 2),
+      () =>
+        vectorsOf(
+          {
+            data: [
+              { index: 0, embedding: [1] },
+              { index: 0, embedding: [1] },
+            ],
+          },
+          2,
+        ),
       () => vectorsOf({ data: [{ embedding: [1, 2] }, { embedding: [1] }] }, 2),
       () => vectorsOf({ data: [{ embedding: [1, 2] }] }, 1, 3),
       () => vectorsOf({ data: [{ embedding: ['x'] as unknown as number[] }] }, 1),

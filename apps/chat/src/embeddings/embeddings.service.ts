@@ -3,7 +3,7 @@ import { Catalog, embeddingConstraintsOf, ModelDefinition } from '@svc/catalog';
 import { CreateEmbeddingsReply, CreateEmbeddingsRequest } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { Logger } from '@svc/logging';
-import { BillingSettler } from '@svc/messaging';
+import { BillingSettler } from '@svc/billing-client';
 import { CATALOG, CHAT_LOGGER } from '../chat/tokens';
 import { EmbeddingEngineRegistry } from '../engines/embeddings/embedding-engine-registry';
 import { EMBEDDING_BLOBS, INLINE_PAYLOAD_LIMIT, LazyBlobStore, PAYLOAD_TTL_MS } from './embedding-payloads';
@@ -50,7 +50,10 @@ export class EmbeddingsService {
         const reply: CreateEmbeddingsReply = { model: model.id, count: inputs.length, dimensions: result.embeddings[0]?.length ?? 0, promptTokens };
         if (Math.ceil(packed.length / 3) * 4 <= INLINE_PAYLOAD_LIMIT) reply.vectors = packed.toString('base64');
         else reply.vectorsBlob = await this.blobs.get().put(packed, PAYLOAD_TTL_MS);
-        this.logger.info({ requestId: caller.requestId, model: model.id, inputs: inputs.length, promptTokens, dimensions: reply.dimensions, ms: Date.now() - started }, 'embeddings');
+        this.logger.info(
+          { requestId: caller.requestId, model: model.id, inputs: inputs.length, promptTokens, dimensions: reply.dimensions, ms: Date.now() - started },
+          'embeddings',
+        );
         return reply;
       });
     } catch (err) {
@@ -72,14 +75,16 @@ export class EmbeddingsService {
     const bytes = await this.blobs.get().take(request.inputBlob.blobId);
     if (!bytes) throw new DomainError(ErrorCode.ServiceUnavailable, 'The request input expired before it could be embedded; retry.');
     const parsed = JSON.parse(bytes.toString('utf8')) as unknown;
-    if (!Array.isArray(parsed) || !parsed.every((s) => typeof s === 'string')) throw new DomainError(ErrorCode.Validation, 'input must be an array of strings.');
+    if (!Array.isArray(parsed) || !parsed.every((s) => typeof s === 'string'))
+      throw new DomainError(ErrorCode.Validation, 'input must be an array of strings.');
     return parsed;
   }
 
   /** The gateway checks these too; a service never trusts that alone. Returns the dimensions to produce. */
   private checkLimits(model: ModelDefinition, inputs: string[], dimensions: number | undefined): number | undefined {
     const c = embeddingConstraintsOf(model);
-    if (inputs.length === 0 || inputs.length > c.maxBatch) throw new DomainError(ErrorCode.Validation, `input must have 1 to ${c.maxBatch} items for model ${model.id}.`);
+    if (inputs.length === 0 || inputs.length > c.maxBatch)
+      throw new DomainError(ErrorCode.Validation, `input must have 1 to ${c.maxBatch} items for model ${model.id}.`);
     if (dimensions === undefined || dimensions === c.dimensions) return undefined;
     if (c.minDimensions === undefined || c.dimensions === undefined || dimensions < c.minDimensions || dimensions > c.dimensions) {
       throw new DomainError(ErrorCode.Validation, `dimensions ${dimensions} is not available for model ${model.id}.`);

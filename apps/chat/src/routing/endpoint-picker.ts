@@ -18,7 +18,11 @@ export interface Pickable {
  * - otherwise the one with the fewest outstanding requests (ties: the first listed).
  * Undefined when every circuit is open. A failing health check alone never refuses a request.
  */
-export function pickEndpoint<E extends Pickable>(endpoints: readonly E[], cacheKey: string | undefined, exclude: ReadonlySet<string> = new Set()): E | undefined {
+export function pickEndpoint<E extends Pickable>(
+  endpoints: readonly E[],
+  cacheKey: string | undefined,
+  exclude: ReadonlySet<string> = new Set(),
+): E | undefined {
   const open = endpoints.filter((e) => e.available);
   if (open.length === 0) return undefined;
   const fresh = open.filter((e) => !exclude.has(e.id));

@@ -1,10 +1,10 @@
 import { Dispatcher } from 'undici';
 import { DomainError, ErrorCode } from '@svc/errors';
+import { hostsOf, isRetryableTransportError, UpstreamErrors } from '@svc/upstream';
 import { BackoffOptions, backoffDelay, DEFAULT_BACKOFF, sleep } from './backoff';
 import { CircuitBreakerOptions } from './circuit-breaker';
 import { pickEndpoint } from './endpoint-picker';
 import { UpstreamEndpoint, UpstreamEndpointConfig } from './upstream-endpoint';
-import { isRetryableTransportError, upstreamHttpError, upstreamTransportError } from '../engines/upstream/upstream-errors';
 
 export interface UpstreamRouterOptions {
   endpoints: UpstreamEndpointConfig[];
@@ -37,10 +37,13 @@ const HEALTH_TIMEOUT_MS = 2_000;
  */
 export class UpstreamRouter {
   readonly endpoints: UpstreamEndpoint[];
+  /** Maps failures (libs/upstream) with every endpoint's host and key scrubbed from messages. */
+  readonly errors: UpstreamErrors;
   private readonly healthTimer?: NodeJS.Timeout;
 
   constructor(private readonly options: UpstreamRouterOptions) {
     this.endpoints = options.endpoints.map((config, i) => new UpstreamEndpoint(`endpoint-${i + 1}`, config, options));
+    this.errors = new UpstreamErrors('chat', { hosts: hostsOf(options.endpoints.map((e) => e.baseUrl)), secrets: options.endpoints.map((e) => e.apiKey) });
     if (options.healthCheckIntervalMs > 0 && this.endpoints.length > 1) {
       this.healthTimer = setInterval(() => void this.checkHealth(), options.healthCheckIntervalMs);
       this.healthTimer.unref();
@@ -78,7 +81,7 @@ export class UpstreamRouter {
         }
         endpoint.breaker.failure();
         if (isRetryableTransportError(err) && (await retry((err as { code?: string }).code ?? 'transport'))) continue;
-        throw upstreamTransportError(err);
+        throw this.errors.transport(err);
       }
       if (response.statusCode < 400) {
         endpoint.breaker.success();
@@ -89,7 +92,7 @@ export class UpstreamRouter {
       if (response.statusCode >= 500) endpoint.breaker.failure();
       else endpoint.breaker.success();
       if ((response.statusCode === 502 || response.statusCode === 503) && (await retry(`HTTP ${response.statusCode}`))) continue;
-      throw upstreamHttpError(response.statusCode, text, response.headers['retry-after']);
+      throw this.errors.http(response.statusCode, text, response.headers['retry-after']);
     }
   }
 
@@ -98,7 +101,12 @@ export class UpstreamRouter {
     await Promise.all(
       this.endpoints.map(async (endpoint) => {
         try {
-          const res = await endpoint.pool.request({ method: 'GET', path: endpoint.modelsPath, headers: endpoint.headers, signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) });
+          const res = await endpoint.pool.request({
+            method: 'GET',
+            path: endpoint.modelsPath,
+            headers: endpoint.headers,
+            signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS),
+          });
           await res.body.dump();
           endpoint.healthy = res.statusCode < 500;
         } catch {

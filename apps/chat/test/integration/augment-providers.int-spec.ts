@@ -17,7 +17,21 @@ describe('web search providers', () => {
       res.setHeader('content-type', 'application/json');
       if (url.pathname === '/brave') {
         if (req.headers['x-subscription-token'] !== 'brave-key') return void res.writeHead(401).end('{}');
-        res.end(JSON.stringify({ web: { results: [{ title: 'The <strong>lantern</strong>', url: 'https://a.example/', description: 'A <strong>lantern</strong> page', page_age: '2026-10-01T00:00:00' }, { title: 'no url' }] } }));
+        res.end(
+          JSON.stringify({
+            web: {
+              results: [
+                {
+                  title: 'The <strong>lantern</strong>',
+                  url: 'https://a.example/',
+                  description: 'A <strong>lantern</strong> page',
+                  page_age: '2026-10-01T00:00:00',
+                },
+                { title: 'no url' },
+              ],
+            },
+          }),
+        );
         return;
       }
       res.end(JSON.stringify({ results: [{ title: 'S', url: 'https://s.example/', content: 'c' }] }));
@@ -43,24 +57,36 @@ describe('web search providers', () => {
   it('asks Brave Search with its token and count, strips its highlight tags and skips results without a URL', async () => {
     const brave = WebSearch.fromConfig(config({ BRAVE_SEARCH_API_KEY: 'brave-key' }));
     expect(brave.providerName).toBe('brave');
-    expect(await brave.search('lantern', 7)).toEqual([{ title: 'The lantern', url: 'https://a.example/', content: 'A lantern page', date: '2026-10-01T00:00:00' }]);
+    expect(await brave.search('lantern', 7)).toEqual([
+      { title: 'The lantern', url: 'https://a.example/', content: 'A lantern page', date: '2026-10-01T00:00:00' },
+    ]);
     expect(seen.at(-1)).toEqual({ url: '/brave?q=lantern&count=7', token: 'brave-key' });
-    const wrongKey = (await WebSearch.fromConfig(config({ BRAVE_SEARCH_API_KEY: 'nope' })).search('x', 1).catch((e: unknown) => e)) as DomainError;
+    const wrongKey = (await WebSearch.fromConfig(config({ BRAVE_SEARCH_API_KEY: 'nope' }))
+      .search('x', 1)
+      .catch((e: unknown) => e)) as DomainError;
     expect(wrongKey.status).toBe(502);
   });
 
   it('prefers SearXNG when both are configured unless SEARCH_PROVIDER says otherwise, and refuses a provider that is not configured', async () => {
     expect(WebSearch.fromConfig(config({ SEARXNG_URL: base, BRAVE_SEARCH_API_KEY: 'brave-key' })).providerName).toBe('searxng');
     expect(WebSearch.fromConfig(config({ SEARXNG_URL: base, BRAVE_SEARCH_API_KEY: 'brave-key', SEARCH_PROVIDER: 'brave' })).providerName).toBe('brave');
-    expect(() => WebSearch.fromConfig(config({ SEARCH_PROVIDER: 'brave' }))).toThrow('SEARCH_PROVIDER=brave but that provider is not configured (set BRAVE_SEARCH_API_KEY)');
-    expect(await WebSearch.fromConfig(config({ SEARXNG_URL: `${base}/sub/` })).search('q', 3)).toEqual([{ title: 'S', url: 'https://s.example/', content: 'c', date: '' }]);
+    expect(() => WebSearch.fromConfig(config({ SEARCH_PROVIDER: 'brave' }))).toThrow(
+      'SEARCH_PROVIDER=brave but that provider is not configured (set BRAVE_SEARCH_API_KEY)',
+    );
+    expect(await WebSearch.fromConfig(config({ SEARXNG_URL: `${base}/sub/` })).search('q', 3)).toEqual([
+      { title: 'S', url: 'https://s.example/', content: 'c', date: '' },
+    ]);
     expect(seen.at(-1)?.url).toBe('/sub/search?q=q&format=json');
   });
 
   it('answers 504 when the provider is slower than SEARCH_TIMEOUT_MS and 502 when it is unreachable', async () => {
-    const slow = (await WebSearch.fromConfig(config({ SEARXNG_URL: base })).search('slow', 1).catch((e: unknown) => e)) as DomainError;
+    const slow = (await WebSearch.fromConfig(config({ SEARXNG_URL: base }))
+      .search('slow', 1)
+      .catch((e: unknown) => e)) as DomainError;
     expect(slow.status).toBe(504);
-    const gone = (await WebSearch.fromConfig(config({ SEARXNG_URL: 'http://127.0.0.1:1' })).search('x', 1).catch((e: unknown) => e)) as DomainError;
+    const gone = (await WebSearch.fromConfig(config({ SEARXNG_URL: 'http://127.0.0.1:1' }))
+      .search('x', 1)
+      .catch((e: unknown) => e)) as DomainError;
     expect(gone.status).toBe(502);
   });
 });

@@ -62,7 +62,12 @@ describe('POST /api/v1/augment/* (gateway, chat service, local search and pages)
         return;
       }
       res.setHeader('content-type', 'application/json');
-      const results = Array.from({ length: 25 }, (_, i) => ({ title: `Result ${i} for ${q}`, url: `https://example.com/${i}`, content: `Snippet ${i}`, ...(i === 0 ? { publishedDate: '2026-11-01T00:00:00' } : {}) }));
+      const results = Array.from({ length: 25 }, (_, i) => ({
+        title: `Result ${i} for ${q}`,
+        url: `https://example.com/${i}`,
+        content: `Snippet ${i}`,
+        ...(i === 0 ? { publishedDate: '2026-11-01T00:00:00' } : {}),
+      }));
       res.end(JSON.stringify({ query: q, results }));
     });
     pagesPort = await serve((req, res) => {
@@ -105,7 +110,12 @@ describe('POST /api/v1/augment/* (gateway, chat service, local search and pages)
     const chatDb: TestDatabase = await createTestDatabase('augc', { migrationsDir: serviceMigrationsDir('chat') });
     stops.push(() => chatDb.drop());
     const common = { NATS_URL: nats.url, SVC_CATALOG_PATH: catalogPath, LOG_LEVEL: 'info' };
-    const keys = startService('keys', 'apps/keys/src/main.ts', { ...common, KEYS_DATABASE_URL: keysDb.url, KEYS_MIGRATE_ON_BOOT: 'false', SVC_ADMIN_KEY: adminKey });
+    const keys = startService('keys', 'apps/keys/src/main.ts', {
+      ...common,
+      KEYS_DATABASE_URL: keysDb.url,
+      KEYS_MIGRATE_ON_BOOT: 'false',
+      SVC_ADMIN_KEY: adminKey,
+    });
     chat = startService('chat', 'apps/chat/src/main.ts', {
       ...common,
       CHAT_DATABASE_URL: chatDb.url,
@@ -116,8 +126,18 @@ describe('POST /api/v1/augment/* (gateway, chat service, local search and pages)
       SCRAPE_MAX_CHARS: '5000',
     });
     const port = await freePort();
-    gateway = startService('gateway', 'apps/gateway/src/main.ts', { ...common, PORT: String(port), HOST: '127.0.0.1', REDIS_KEY_PREFIX: `svc_test_aug_${randomBytes(4).toString('hex')}:`, ABUSE_PROTECTION_ENABLED: 'false' });
-    stops.push(() => gateway.stop(), () => chat.stop(), () => keys.stop());
+    gateway = startService('gateway', 'apps/gateway/src/main.ts', {
+      ...common,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      REDIS_KEY_PREFIX: `svc_test_aug_${randomBytes(4).toString('hex')}:`,
+      ABUSE_PROTECTION_ENABLED: 'false',
+    });
+    stops.push(
+      () => gateway.stop(),
+      () => chat.stop(),
+      () => keys.stop(),
+    );
     await Promise.all([keys.waitFor('keys service ready', 90_000), chat.waitFor('chat service ready', 90_000), gateway.waitFor('gateway listening', 90_000)]);
     api = `http://127.0.0.1:${port}/api/v1`;
   }, 180_000);
@@ -237,10 +257,14 @@ describe('POST /api/v1/augment/* (gateway, chat service, local search and pages)
       expect(pdfBody.text).toBe('Lanterns of brass\nand glass (hand-blown)');
       expect(pdfBody.tokens).toBeGreaterThan(5);
 
-      const docx = await json(await upload(makeDocx(['First paragraph.', 'Second & last.']), 'doc.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'));
+      const docx = await json(
+        await upload(makeDocx(['First paragraph.', 'Second & last.']), 'doc.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'),
+      );
       expect(docx.text).toBe('First paragraph.\n\nSecond & last.');
 
-      const html = await json(await upload('<html><head><style>p{}</style></head><body><h1>Title</h1><p>Body text.</p><script>x()</script></body></html>', 'page.html', 'text/html'));
+      const html = await json(
+        await upload('<html><head><style>p{}</style></head><body><h1>Title</h1><p>Body text.</p><script>x()</script></body></html>', 'page.html', 'text/html'),
+      );
       expect(html.text).toBe('Title\nBody text.');
 
       const text = await json(await upload('just some words\r\nsecond line', 'notes.txt', 'text/plain'));
@@ -258,7 +282,12 @@ describe('POST /api/v1/augment/* (gateway, chat service, local search and pages)
       const cases: Array<[Buffer | string, string, string, string]> = [
         [makePdf(['secret'], { encrypted: true }), 'locked.pdf', 'application/pdf', 'The PDF is encrypted (password protected); upload an unencrypted copy.'],
         [Buffer.from('%PDF-1.4\nthis is not really a pdf'), 'broken.pdf', 'application/pdf', 'The file is not a valid PDF (it could not be read).'],
-        [Buffer.from('PK\x03\x04 not a zip at all'), 'broken.docx', 'application/octet-stream', 'The file is not a valid DOCX document (it could not be read).'],
+        [
+          Buffer.from('PK\x03\x04 not a zip at all'),
+          'broken.docx',
+          'application/octet-stream',
+          'The file is not a valid DOCX document (it could not be read).',
+        ],
         [Buffer.from([0, 1, 2, 3, 255, 254, 0, 7]), 'blob.bin', 'application/octet-stream', 'Unsupported file type (supported: PDF, DOCX, HTML, plain text).'],
         [Buffer.from([0xc3, 0x28, 0x41]), 'latin.txt', 'text/plain', 'The file is not valid UTF-8 text.'],
       ];

@@ -31,7 +31,13 @@ const character = (slug: string, over: Partial<CharacterInput> = {}): CharacterI
   ...over,
 });
 
-const query = (over: Partial<ListCharactersRequest> = {}): ListCharactersRequest => ({ sortBy: 'mostRecent', sortOrder: 'desc', limit: 50, offset: 0, ...over });
+const query = (over: Partial<ListCharactersRequest> = {}): ListCharactersRequest => ({
+  sortBy: 'mostRecent',
+  sortOrder: 'desc',
+  limit: 50,
+  offset: 0,
+  ...over,
+});
 const slugs = async (over: Partial<ListCharactersRequest> = {}) => (await service.list(query(over))).data.map((c) => c.slug);
 
 beforeAll(async () => {
@@ -42,7 +48,9 @@ beforeAll(async () => {
   // Created one by one so created_at orders them: alpha oldest, delta newest.
   await service.create(character('alpha', { tags: ['Philosophy', 'Stoicism'], categories: ['philosophy'], featured: true, description: 'A calm thinker' }));
   await service.create(character('bravo', { tags: ['Humor'], categories: ['humor', 'writing'], adult: true, modelId: 'other-model' }));
-  await service.create(character('charlie', { tags: ['Fiction', 'Roleplay'], categories: ['roleplay'], webEnabled: true, name: 'Charlie the 100% Storyteller' }));
+  await service.create(
+    character('charlie', { tags: ['Fiction', 'Roleplay'], categories: ['roleplay'], webEnabled: true, name: 'Charlie the 100% Storyteller' }),
+  );
   await service.create(character('delta', { tags: ['Helpful'], categories: ['assistant'] }));
   await prisma.$executeRaw`UPDATE characters SET imports = CASE slug WHEN 'alpha' THEN 5 WHEN 'bravo' THEN 50 WHEN 'charlie' THEN 1 ELSE 0 END`;
   // Ratings: bravo one 5-star; charlie many 4s and 5s; alpha two 3s; delta none.
@@ -138,7 +146,9 @@ describe('characters', () => {
     expect(page1.data).toHaveLength(4);
     expect(page2.data).toHaveLength(2);
     expect(page1.summary).toEqual({ averageRating: 4.67, totalReviews: 6 });
-    expect(page1.data[0]).toEqual(expect.objectContaining({ characterId: (await service.get('charlie')).data.id, username: 'fan', isOwner: false, userAvatarUrl: null }));
+    expect(page1.data[0]).toEqual(
+      expect.objectContaining({ characterId: (await service.get('charlie')).data.id, username: 'fan', isOwner: false, userAvatarUrl: null }),
+    );
     expect(new Set([...page1.data, ...page2.data].map((r) => r.id)).size).toBe(6);
     expect((await service.reviews({ slug: 'delta', page: 1, pageSize: 20 })).summary).toEqual({ averageRating: 0, totalReviews: 0 });
   });

@@ -31,7 +31,11 @@ describe('chat request features on the embedded engine (tiny model)', () => {
   let engine: EmbeddedLlamaEngine;
   const model = tinyModel({ supportsResponseSchema: true, supportsFunctionCalling: true, supportsLogProbs: true });
   const run = (over: Partial<ChatCompletionParams>) =>
-    generateChoices([{ model, engine: () => engine }], { model: 'tiny', messages: [{ role: 'user', content: 'Describe a city.' }], seed: 3, ...over }, new AbortController().signal);
+    generateChoices(
+      [{ model, engine: () => engine }],
+      { model: 'tiny', messages: [{ role: 'user', content: 'Describe a city.' }], seed: 3, ...over },
+      new AbortController().signal,
+    );
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chat-features-'));
@@ -73,7 +77,13 @@ describe('chat request features on the embedded engine (tiny model)', () => {
 
   it('tools: a forced call comes back as tool_calls with arguments matching the parameters', async () => {
     const tools = [
-      { type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string', maxLength: 16 }, days: { type: 'integer' } }, required: ['city', 'days'] } } },
+      {
+        type: 'function' as const,
+        function: {
+          name: 'get_weather',
+          parameters: { type: 'object', properties: { city: { type: 'string', maxLength: 16 }, days: { type: 'integer' } }, required: ['city', 'days'] },
+        },
+      },
       { type: 'function' as const, function: { name: 'noop' } },
     ];
     const { results } = await run({ tools, tool_choice: { type: 'function', function: { name: 'get_weather' } }, max_tokens: 120 });
@@ -130,7 +140,13 @@ describe('chat request features on the embedded engine (tiny model)', () => {
       { role: 'user' as const, content: 'First question about books.' },
     ];
     const first = (await run({ messages: history, max_tokens: 4, prompt_cache_key: 'conv-1' })).results[0];
-    const second = (await run({ messages: [...history, { role: 'assistant', content: first.text }, { role: 'user', content: 'And another?' }], max_tokens: 4, prompt_cache_key: 'conv-1' })).results[0];
+    const second = (
+      await run({
+        messages: [...history, { role: 'assistant', content: first.text }, { role: 'user', content: 'And another?' }],
+        max_tokens: 4,
+        prompt_cache_key: 'conv-1',
+      })
+    ).results[0];
     expect(second.cachedTokens).toBeGreaterThanOrEqual(first.promptTokens - 2);
     expect(second.cachedTokens).toBeLessThan(second.promptTokens);
   });
@@ -145,14 +161,33 @@ describe('chat request features on the embedded engine (tiny model)', () => {
   it('answers 400 for features the model does not have', async () => {
     const plain = tinyModel({});
     const on = (over: Partial<ChatCompletionParams>) =>
-      generateChoices([{ model: plain, engine: () => engine }], { model: 'tiny', messages: [{ role: 'user', content: 'x' }], ...over }, new AbortController().signal).catch((e: DomainError) => e);
+      generateChoices(
+        [{ model: plain, engine: () => engine }],
+        { model: 'tiny', messages: [{ role: 'user', content: 'x' }], ...over },
+        new AbortController().signal,
+      ).catch((e: DomainError) => e);
     const tools = [{ type: 'function' as const, function: { name: 'f' } }];
     expect(await on({ tools })).toMatchObject({ status: 400, message: expect.stringMatching(/function calling/) });
     expect(await on({ response_format: { type: 'json_object' } })).toMatchObject({ status: 400, message: expect.stringMatching(/structured output/) });
     expect(await on({ logprobs: true })).toMatchObject({ status: 400, message: expect.stringMatching(/log probabilities/) });
-    const image = await on({ messages: [{ role: 'user', content: 'see', parts: [{ type: 'text', text: 'see' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AA==' } }] }] });
+    const image = await on({
+      messages: [
+        {
+          role: 'user',
+          content: 'see',
+          parts: [
+            { type: 'text', text: 'see' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,AA==' } },
+          ],
+        },
+      ],
+    });
     expect(image).toMatchObject({ status: 400, message: expect.stringMatching(/messages\.0\.content\.1: .*image input/) });
-    expect(await on({ messages: [{ role: 'user', content: '', parts: [{ type: 'input_audio', input_audio: { data: 'AA==', format: 'wav' } }] }] })).toMatchObject({ message: expect.stringMatching(/audio input/) });
-    expect(await on({ messages: [{ role: 'user', content: '', parts: [{ type: 'video_url', video_url: { url: 'https://x/v.mp4' } }] }] })).toMatchObject({ message: expect.stringMatching(/video input/) });
+    expect(
+      await on({ messages: [{ role: 'user', content: '', parts: [{ type: 'input_audio', input_audio: { data: 'AA==', format: 'wav' } }] }] }),
+    ).toMatchObject({ message: expect.stringMatching(/audio input/) });
+    expect(await on({ messages: [{ role: 'user', content: '', parts: [{ type: 'video_url', video_url: { url: 'https://x/v.mp4' } }] }] })).toMatchObject({
+      message: expect.stringMatching(/video input/),
+    });
   });
 });

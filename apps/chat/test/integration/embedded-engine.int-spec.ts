@@ -101,7 +101,7 @@ describe('EmbeddedLlamaEngine (real model)', () => {
     expect(finished.at(-1)?.obj.completionTokens).toBeLessThanOrEqual(22);
   });
 
-  it('rejects with the consumer\'s error when onText throws, and keeps serving', async () => {
+  it("rejects with the consumer's error when onText throws, and keeps serving", async () => {
     const boom = new Error('client went away');
     await expect(engine.generate(request(), () => Promise.reject(boom))).rejects.toBe(boom);
     await expect(engine.generate(request({ maxTokens: 3 }))).resolves.toMatchObject({ completionTokens: 3 });

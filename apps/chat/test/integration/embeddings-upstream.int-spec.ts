@@ -17,7 +17,8 @@ describe('OpenAIEmbeddingsEngine', () => {
         const body = JSON.parse(raw);
         requests.push({ path: req.url ?? '', auth: req.headers.authorization, body });
         const first = body.input[0] as string;
-        if (first === 'too long') return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'input exceeds 512 tokens' } }));
+        if (first === 'too long')
+          return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'input exceeds 512 tokens' } }));
         if (first === 'busy') return void res.writeHead(429, { 'retry-after': '7' }).end();
         if (first === 'crash') return void res.writeHead(500).end('stack trace with secrets');
         if (first === 'slow') return void setTimeout(() => res.end('{}'), 2_000).unref();
@@ -35,16 +36,26 @@ describe('OpenAIEmbeddingsEngine', () => {
     await new Promise((r) => server.close(r));
   });
 
-  const engine = (forwardDimensions = true) => new OpenAIEmbeddingsEngine({ baseUrl, model: 'm', apiKey: 'secret-key', timeoutMs: 500, connections: 2, forwardDimensions });
+  const engine = (forwardDimensions = true) =>
+    new OpenAIEmbeddingsEngine({ baseUrl, model: 'm', apiKey: 'secret-key', timeoutMs: 500, connections: 2, forwardDimensions });
 
   it('posts to {baseUrl}/embeddings with the key, base64 and dimensions, and returns vectors in input order', async () => {
     const e = engine();
     const out = await e.embed({ inputs: ['a', 'abc'], dimensions: 2 });
-    expect(requests.at(-1)).toEqual({ path: '/v1/embeddings', auth: 'Bearer secret-key', body: { model: 'm', input: ['a', 'abc'], encoding_format: 'base64', dimensions: 2 } });
+    expect(requests.at(-1)).toEqual({
+      path: '/v1/embeddings',
+      auth: 'Bearer secret-key',
+      body: { model: 'm', input: ['a', 'abc'], encoding_format: 'base64', dimensions: 2 },
+    });
     // The server ignored `dimensions`: shortened and re-normalised here.
-    expect(out.embeddings.map((v) => Array.from(v))).toEqual([[1, 0], [1, 0]]);
+    expect(out.embeddings.map((v) => Array.from(v))).toEqual([
+      [1, 0],
+      [1, 0],
+    ]);
     expect(out.promptTokens).toBe(9);
-    await engine(false).embed({ inputs: ['x'], dimensions: 2 }).catch(() => undefined);
+    await engine(false)
+      .embed({ inputs: ['x'], dimensions: 2 })
+      .catch(() => undefined);
     expect(requests.at(-1)?.body.dimensions).toBeUndefined();
     await e.close();
   });

@@ -89,13 +89,38 @@ describe('POST /api/v1/embeddings (gateway, chat, billing, keys)', () => {
     const chatDb: TestDatabase = await createTestDatabase('embc', { migrationsDir: serviceMigrationsDir('chat') });
     stops.push(() => chatDb.drop());
     const common = { NATS_URL: nats.url, SVC_CATALOG_PATH: catalogPath, EMB_TEST_UPSTREAM_URL: upstream.url, LOG_LEVEL: 'info' };
-    const keys = startService('keys', 'apps/keys/src/main.ts', { ...common, KEYS_DATABASE_URL: keysDb.url, KEYS_MIGRATE_ON_BOOT: 'false', SVC_ADMIN_KEY: adminKey });
-    const billing = startService('billing', 'apps/billing/src/main.ts', { ...common, BILLING_DATABASE_URL: billingDb.url, BILLING_MIGRATE_ON_BOOT: 'false', SVC_BOOTSTRAP_CREDITS_USD: '100' });
+    const keys = startService('keys', 'apps/keys/src/main.ts', {
+      ...common,
+      KEYS_DATABASE_URL: keysDb.url,
+      KEYS_MIGRATE_ON_BOOT: 'false',
+      SVC_ADMIN_KEY: adminKey,
+    });
+    const billing = startService('billing', 'apps/billing/src/main.ts', {
+      ...common,
+      BILLING_DATABASE_URL: billingDb.url,
+      BILLING_MIGRATE_ON_BOOT: 'false',
+      SVC_BOOTSTRAP_CREDITS_USD: '100',
+    });
     chat = startService('chat', 'apps/chat/src/main.ts', { ...common, CHAT_DATABASE_URL: chatDb.url, CHAT_MIGRATE_ON_BOOT: 'false' });
     const port = await freePort();
-    gateway = startService('gateway', 'apps/gateway/src/main.ts', { ...common, PORT: String(port), HOST: '127.0.0.1', REDIS_KEY_PREFIX: `svc_test_emb_${randomBytes(4).toString('hex')}:` });
-    stops.push(() => gateway.stop(), () => chat.stop(), () => billing.stop(), () => keys.stop());
-    await Promise.all([keys.waitFor('keys service ready', 90_000), billing.waitFor('billing service ready', 90_000), chat.waitFor('chat service ready', 90_000), gateway.waitFor('gateway listening', 90_000)]);
+    gateway = startService('gateway', 'apps/gateway/src/main.ts', {
+      ...common,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      REDIS_KEY_PREFIX: `svc_test_emb_${randomBytes(4).toString('hex')}:`,
+    });
+    stops.push(
+      () => gateway.stop(),
+      () => chat.stop(),
+      () => billing.stop(),
+      () => keys.stop(),
+    );
+    await Promise.all([
+      keys.waitFor('keys service ready', 90_000),
+      billing.waitFor('billing service ready', 90_000),
+      chat.waitFor('chat service ready', 90_000),
+      gateway.waitFor('gateway listening', 90_000),
+    ]);
     api = `http://127.0.0.1:${port}/api/v1`;
     client = new OpenAI({ baseURL: api, apiKey: adminKey, maxRetries: 0 });
   }, 180_000);
@@ -105,7 +130,12 @@ describe('POST /api/v1/embeddings (gateway, chat, billing, keys)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const post = (body: unknown) => fetch(`${api}/embeddings`, { method: 'POST', headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const post = (body: unknown) =>
+    fetch(`${api}/embeddings`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   const usd = (nano: bigint) => {
     const fraction = (nano % 1_000_000_000n).toString().padStart(9, '0').replace(/0+$/, '');
     return `${nano / 1_000_000_000n}.${fraction.padEnd(2, '0')}`;
@@ -160,7 +190,10 @@ describe('POST /api/v1/embeddings (gateway, chat, billing, keys)', () => {
     for (const dimensions of [8, 161]) {
       const res = await post({ model: 'svc-zoo-embed', input: 'x', dimensions });
       expect(res.status).toBe(400);
-      expect(await res.json()).toEqual({ error: `dimensions ${dimensions} is not supported by model svc-zoo-embed (allowed: 16 to 160).`, details: { _errors: [], dimensions: { _errors: ['allowed: 16 to 160'] } } });
+      expect(await res.json()).toEqual({
+        error: `dimensions ${dimensions} is not supported by model svc-zoo-embed (allowed: 16 to 160).`,
+        details: { _errors: [], dimensions: { _errors: ['allowed: 16 to 160'] } },
+      });
     }
     await expectBalance();
   });
@@ -178,7 +211,10 @@ describe('POST /api/v1/embeddings (gateway, chat, billing, keys)', () => {
 
     const long = await post({ model: 'svc-zoo-embed', input: ['short', 'word '.repeat(51)] });
     expect(long.status).toBe(400);
-    expect(await long.json()).toEqual({ error: 'Input 1 has 51 tokens; model svc-zoo-embed accepts at most 50 per input.', details: { _errors: [], input: { _errors: ['input 1 exceeds 50 tokens'] } } });
+    expect(await long.json()).toEqual({
+      error: 'Input 1 has 51 tokens; model svc-zoo-embed accepts at most 50 per input.',
+      details: { _errors: [], input: { _errors: ['input 1 exceeds 50 tokens'] } },
+    });
 
     const empty = await post({ model: 'svc-zoo-embed', input: '' });
     expect(empty.status).toBe(400);

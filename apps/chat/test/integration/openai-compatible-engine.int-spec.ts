@@ -49,7 +49,7 @@ describe('OpenAICompatibleEngine against an OpenAI-protocol server', () => {
     server.upstream.configure({ failure: 'http-500' });
     await expect(engine.generate(request())).rejects.toMatchObject({ code: ErrorCode.Upstream });
     server.upstream.configure({ failure: 'http-429' });
-    await expect(engine.generate(request())).rejects.toMatchObject({ code: ErrorCode.RateLimited, details: { retry_after_seconds: ['1'] } });
+    await expect(engine.generate(request())).rejects.toMatchObject({ code: ErrorCode.RateLimited, retryAfterSeconds: 1 });
     server.upstream.configure({ failure: 'hang' });
     await expect(engine.generate(request())).rejects.toMatchObject({ code: ErrorCode.Timeout });
     server.upstream.configure({ failure: 'malformed-json' });

@@ -11,7 +11,12 @@ import { rendezvousScore } from '../../src/routing/endpoint-picker';
 // balancing, prompt_cache_key affinity, retries, circuit breakers, health checks, error mapping.
 
 const SECRET = 'sk-upstream-secret-123';
-const request = (over: Partial<GenerateRequest> = {}): GenerateRequest => ({ messages: [{ role: 'user', content: 'Hello there' }], maxTokens: 4, signal: new AbortController().signal, ...over });
+const request = (over: Partial<GenerateRequest> = {}): GenerateRequest => ({
+  messages: [{ role: 'user', content: 'Hello there' }],
+  maxTokens: 4,
+  signal: new AbortController().signal,
+  ...over,
+});
 
 describe('upstream routing', () => {
   let a: ScriptedUpstream;
@@ -120,7 +125,7 @@ describe('upstream routing', () => {
     const e = engine({ endpoints: [] });
     a.script({ status: 429, retryAfter: '7' });
     const err = (await e.generate(request()).catch((x: DomainError) => x)) as DomainError;
-    expect(err).toMatchObject({ code: ErrorCode.RateLimited, status: 429, details: { retry_after_seconds: ['7'] } });
+    expect(err).toMatchObject({ code: ErrorCode.RateLimited, status: 429, retryAfterSeconds: 7 });
     expect(a.chatRequests).toBe(1);
   });
 
@@ -129,7 +134,7 @@ describe('upstream routing', () => {
     a.script({ status: 400, code: 'context_length_exceeded', message: 'too long' });
     const err = (await e.generate(request()).catch((x: DomainError) => x)) as DomainError;
     expect(err.status).toBe(400);
-    expect(err.details?.code).toEqual(['context_length_exceeded']);
+    expect(err.openai).toEqual({ type: 'invalid_request_error', code: 'context_length_exceeded', param: 'messages' });
   });
 
   it('opens the circuit of a failing endpoint, then tries it again after the cooldown', async () => {
@@ -171,7 +176,16 @@ describe('upstream routing', () => {
     const e = engine({ endpoints: [] });
     await e.generate(
       request({
-        messages: [{ role: 'user', content: 'see', parts: [{ type: 'text', text: 'see' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AA==' } }] }],
+        messages: [
+          {
+            role: 'user',
+            content: 'see',
+            parts: [
+              { type: 'text', text: 'see' },
+              { type: 'image_url', image_url: { url: 'data:image/png;base64,AA==' } },
+            ],
+          },
+        ],
         tools: [{ type: 'function', function: { name: 'f' } }],
         toolChoice: 'auto',
         responseFormat: { type: 'json_object' },
@@ -186,7 +200,15 @@ describe('upstream routing', () => {
     );
     expect(a.inner.requests.at(-1)!.body).toMatchObject({
       model: 'fake-model',
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'see' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AA==' } }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'see' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,AA==' } },
+          ],
+        },
+      ],
       tools: [{ type: 'function', function: { name: 'f' } }],
       tool_choice: 'auto',
       response_format: { type: 'json_object' },
@@ -202,7 +224,13 @@ describe('upstream routing', () => {
 
   it('answers from a fallback model when the requested one fails before any output', async () => {
     const model = (id: string): ModelDefinition =>
-      modelSchema.parse({ id, name: id, type: 'text', engine: { kind: 'openai-compatible', baseUrl: a.baseUrl, model: 'x' }, pricing: { input: { usd: 1, diem: 1 }, output: { usd: 1, diem: 1 } } });
+      modelSchema.parse({
+        id,
+        name: id,
+        type: 'text',
+        engine: { kind: 'openai-compatible', baseUrl: a.baseUrl, model: 'x' },
+        pricing: { input: { usd: 1, diem: 1 }, output: { usd: 1, diem: 1 } },
+      });
     const broken = engine({ endpoints: [], retries: 0 });
     const healthy = engine({ baseUrl: b.baseUrl, endpoints: [] });
     a.script({ status: 500 });

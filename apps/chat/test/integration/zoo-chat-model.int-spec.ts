@@ -16,12 +16,21 @@ const MIN_DICTIONARY_SHARE = 0.85;
 const quiet: EngineLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
 const PROMPTS: ChatMessage[][] = [
-  [{ role: 'system', content: 'You are a helpful assistant.' }, { role: 'user', content: 'What is a lantern?' }],
+  [
+    { role: 'system', content: 'You are a helpful assistant.' },
+    { role: 'user', content: 'What is a lantern?' },
+  ],
   [{ role: 'user', content: 'Tell me about the sea.' }],
-  [{ role: 'system', content: 'Answer briefly.' }, { role: 'user', content: 'Give me a verse about mercy.' }],
+  [
+    { role: 'system', content: 'Answer briefly.' },
+    { role: 'user', content: 'Give me a verse about mercy.' },
+  ],
   [{ role: 'user', content: 'Tell me something wise.' }],
   [{ role: 'user', content: 'What does it mean to wander?' }],
-  [{ role: 'system', content: 'You are a friendly assistant who answers in plain English.' }, { role: 'user', content: 'Hello! Who are you?' }],
+  [
+    { role: 'system', content: 'You are a friendly assistant who answers in plain English.' },
+    { role: 'user', content: 'Hello! Who are you?' },
+  ],
 ];
 
 function sha256File(file: string): string {
@@ -63,7 +72,12 @@ describe('zoo chat model (committed GGUF)', () => {
 
   it('answers in mostly dictionary words, ending its turn on its own', async () => {
     if (!fs.existsSync(DICT)) throw new Error(`${DICT} is missing: apt-get install wamerican`);
-    const dictionary = new Set(fs.readFileSync(DICT, 'utf8').split('\n').map((w) => w.toLowerCase()));
+    const dictionary = new Set(
+      fs
+        .readFileSync(DICT, 'utf8')
+        .split('\n')
+        .map((w) => w.toLowerCase()),
+    );
     const known = (w: string) => dictionary.has(w) || dictionary.has(w.replace(/'s$/, '')) || dictionary.has(w.replace(/(eth|est)$/, ''));
     let words = 0;
     let inDictionary = 0;

@@ -33,7 +33,11 @@ describe('zoo embedding model (committed .svec)', () => {
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines) {
       const [sha256, name] = line.split(/\s+\*?/);
-      expect(`${name} ${createHash('sha256').update(fs.readFileSync(path.join(dir, name))).digest('hex')}`).toBe(`${name} ${sha256}`);
+      expect(
+        `${name} ${createHash('sha256')
+          .update(fs.readFileSync(path.join(dir, name)))
+          .digest('hex')}`,
+      ).toBe(`${name} ${sha256}`);
     }
   });
 

@@ -66,7 +66,9 @@ export class AbuseProtection {
     let addressLift: number | null;
     let keyLift: number | null = null;
     try {
-      const values = await this.availability.call('abuse check', (redis) => (key ? redis.mget(this.blockKey(address), this.blockKey(key)) : redis.mget(this.blockKey(address))));
+      const values = await this.availability.call('abuse check', (redis) =>
+        key ? redis.mget(this.blockKey(address), this.blockKey(key)) : redis.mget(this.blockKey(address)),
+      );
       addressLift = values[0] === null ? null : Number(values[0]);
       if (key) keyLift = values[1] === null ? null : Number(values[1]);
     } catch {
@@ -75,7 +77,8 @@ export class AbuseProtection {
       keyLift = this.local.liftAt(key);
     }
     if (key && keyLift !== null) return { verdict: 'blocked', liftAt: keyLift, identity: key };
-    if (addressLift !== null && !(secretHash !== undefined && this.verified.has(secretHash))) return { verdict: 'blocked', liftAt: addressLift, identity: address };
+    if (addressLift !== null && !(secretHash !== undefined && this.verified.has(secretHash)))
+      return { verdict: 'blocked', liftAt: addressLift, identity: address };
     return { verdict: 'pass' };
   }
 
@@ -110,7 +113,17 @@ export class AbuseProtection {
         FAIL.run(
           redis,
           [this.failuresKey(identity), this.blockKey(identity), hitLogKey(this.config.REDIS_KEY_PREFIX, context?.accountId ?? '-')],
-          [this.rules.windowMs, this.rules.maxFailures, this.rules.blockMs, requestId, context?.apiKeyId ?? '', context?.modelId ?? '', context?.apiTier ?? '', this.config.RATE_LIMIT_LOG_SIZE, LOG_TTL_SECONDS],
+          [
+            this.rules.windowMs,
+            this.rules.maxFailures,
+            this.rules.blockMs,
+            requestId,
+            context?.apiKeyId ?? '',
+            context?.modelId ?? '',
+            context?.apiTier ?? '',
+            this.config.RATE_LIMIT_LOG_SIZE,
+            LOG_TTL_SECONDS,
+          ],
         ),
       )) as number[];
       liftAt = state === 1 ? value : null;
@@ -119,7 +132,10 @@ export class AbuseProtection {
     }
     if (liftAt !== null) {
       const who = identity.startsWith('key:') ? { accountId: context?.accountId, apiKeyId: context?.apiKeyId } : { caller: identity };
-      this.logger.warn({ requestId, ...who, type: 'FAILED_REQUESTS', liftAt: new Date(liftAt).toISOString(), shared: !this.availability.degraded }, 'abuse block');
+      this.logger.warn(
+        { requestId, ...who, type: 'FAILED_REQUESTS', liftAt: new Date(liftAt).toISOString(), shared: !this.availability.degraded },
+        'abuse block',
+      );
     }
   }
 

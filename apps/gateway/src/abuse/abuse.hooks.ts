@@ -67,7 +67,12 @@ export class AbuseHooks implements OnModuleInit {
       state.deferred = true;
       const run = () => this.protection.check(request.ip, hash).then((check) => this.verdict(check, state));
       // With rate limits on, admission's own Redis call reads the key's block: no round trip of its own.
-      this.gate.defer(request.id, this.config.RATE_LIMITS_ENABLED ? { blockKey: this.protection.keyBlockKey(hash), decide: (liftAt) => this.keyVerdict(hash, liftAt, state), run } : run());
+      this.gate.defer(
+        request.id,
+        this.config.RATE_LIMITS_ENABLED
+          ? { blockKey: this.protection.keyBlockKey(hash), decide: (liftAt) => this.keyVerdict(hash, liftAt, state), run }
+          : run(),
+      );
       return undefined;
     }
     const check = await this.protection.check(request.ip, state.secretHash);
@@ -75,7 +80,12 @@ export class AbuseHooks implements OnModuleInit {
     state.answered = true;
     if (check.verdict === 'unavailable') {
       reply.header('retry-after', '5');
-      sendError(this.logger, request, reply, new DomainError(ErrorCode.ServiceUnavailable, 'Requests without an API key are refused while rate limiting is degraded. Try again shortly.'));
+      sendError(
+        this.logger,
+        request,
+        reply,
+        new DomainError(ErrorCode.ServiceUnavailable, 'Requests without an API key are refused while rate limiting is degraded. Try again shortly.'),
+      );
       return reply;
     }
     const verdict = this.verdict(check, state) as NonNullable<GateVerdict>;

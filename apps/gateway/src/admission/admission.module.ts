@@ -9,10 +9,7 @@ import { ADMISSION_STAGES, AdmissionStage } from './admission.types';
 /** Order matters: rate limits first (cheap, Redis), then the credit reservation. */
 @Module({
   imports: [RateLimitModule, BillingModule],
-  providers: [
-    AdmissionService,
-    { provide: ADMISSION_STAGES, inject: [RateLimitStage, BillingStage], useFactory: (...stages: AdmissionStage[]) => stages },
-  ],
+  providers: [AdmissionService, { provide: ADMISSION_STAGES, inject: [RateLimitStage, BillingStage], useFactory: (...stages: AdmissionStage[]) => stages }],
   exports: [AdmissionService],
 })
 export class AdmissionModule {}

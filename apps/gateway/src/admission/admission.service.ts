@@ -90,7 +90,9 @@ export class AdmissionService {
 async function settleAll(tickets: AdmissionTicket[], usage: UsageReport | null, logger: Logger, requestId: string): Promise<void> {
   await Promise.all(
     tickets.map((ticket) =>
-      ticket.settle(usage).catch((err: unknown) => logger.error({ requestId, err: err instanceof Error ? err.message : String(err) }, 'admission settlement failed')),
+      ticket
+        .settle(usage)
+        .catch((err: unknown) => logger.error({ requestId, err: err instanceof Error ? err.message : String(err) }, 'admission settlement failed')),
     ),
   );
 }

@@ -19,6 +19,11 @@ export interface AdmissionRequest {
   worstCase: BillableUsage;
   /** Client address (after TRUST_PROXY), for limits on callers without a valid key. */
   ip: string;
+  /**
+   * Hold the credit in a reservation of its own, never under this replica's credit lease: for
+   * queued jobs, which may settle long after any lease has closed (docs/billing.md, "Leases").
+   */
+  ownReservation?: boolean;
 }
 
 /**

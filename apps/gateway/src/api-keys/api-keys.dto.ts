@@ -1,32 +1,23 @@
 import { z } from 'zod';
-import { API_KEY_TYPES, ConsumptionLimits, LIMIT_PERIODS, MODEL_PRIVACY } from '@svc/contracts';
+import {
+  API_KEY_TYPES,
+  ConsumptionLimits,
+  consumptionLimitValueSchema,
+  keyExpiresAtSchema,
+  LIMIT_PERIODS,
+  MAX_KEY_DESCRIPTION_LENGTH,
+  MODEL_PRIVACY,
+} from '@svc/contracts';
 
-const limitValue = z.number().min(0).max(9_999_999_999).nullable().optional();
+const limitValue = consumptionLimitValueSchema.optional();
 const consumptionLimit = z.object({ usd: limitValue, diem: limitValue, vcu: limitValue }).strict();
-
-/** '' (no expiry), a date (midnight UTC) or an ISO date-time; must lie in the future. */
-const expiresAt = z
-  .union([z.literal(''), z.string().regex(/^\d{4}-\d{2}-\d{2}$/), z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/)], {
-    message: 'Expected "", YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS(.sss)Z',
-  })
-  .transform((value, ctx) => {
-    if (value === '') return null;
-    const ms = Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value);
-    if (Number.isNaN(ms)) {
-      ctx.addIssue({ code: 'custom', message: 'Not a valid date' });
-      return z.NEVER;
-    }
-    if (ms <= Date.now()) {
-      ctx.addIssue({ code: 'custom', message: 'Expiration must be in the future' });
-      return z.NEVER;
-    }
-    return new Date(ms).toISOString();
-  });
+const expiresAt = keyExpiresAtSchema;
+const description = z.string().min(1).max(MAX_KEY_DESCRIPTION_LENGTH);
 
 export const createKeySchema = z
   .object({
     apiKeyType: z.enum(API_KEY_TYPES),
-    description: z.string().min(1).max(64),
+    description,
     expiresAt: expiresAt.optional(),
     consumptionLimit: consumptionLimit.optional(),
     limitPeriod: z.enum(LIMIT_PERIODS).default('EPOCH'),
@@ -37,7 +28,7 @@ export const createKeySchema = z
 export const updateKeySchema = z
   .object({
     id: z.string().min(1),
-    description: z.string().min(1).max(64).optional(),
+    description: description.optional(),
     expiresAt: expiresAt.optional(),
     consumptionLimit: consumptionLimit.optional(),
     limitPeriod: z.enum(LIMIT_PERIODS).optional(),

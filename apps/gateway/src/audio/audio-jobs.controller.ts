@@ -40,24 +40,49 @@ export class AudioJobsController {
     const input = parseBody(quoteAudioSchema, body);
     const model = this.queueModel(input.model);
     if (input.character_count === undefined) {
-      throw new DomainError(ErrorCode.Validation, `character_count is required: ${model.id} is priced per character.`, { _errors: [], character_count: { _errors: ['Required'] } });
+      throw new DomainError(ErrorCode.Validation, `character_count is required: ${model.id} is priced per character.`, {
+        _errors: [],
+        character_count: { _errors: ['Required'] },
+      });
     }
     return { quote: toNumber(priceOf(model.id, model.pricing, { kind: 'tts', characters: input.character_count }).total.usd) };
   }
 
   @Post('queue')
   @HttpCode(200)
-  async queue(@Body() body: unknown, @Caller() caller: CallerContext, @Req() request: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<QueueAudioReply> {
+  async queue(
+    @Body() body: unknown,
+    @Caller() caller: CallerContext,
+    @Req() request: AuthenticatedRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<QueueAudioReply> {
     const input = parseBody(queueAudioSchema, body);
     const model = this.queueModel(input.model);
     const limit = limitOf(model, 'queue_character_limit', DEFAULT_QUEUE_LIMIT);
     const characters = [...input.prompt].length;
     if (characters > limit) throw inputTooLong('prompt', characters, limit, model.id);
-    const params = { model: model.id, prompt: input.prompt, voice: voiceFor(model, input.voice), response_format: formatFor(model, input.response_format), speed: input.speed, language: input.language_code };
+    const params = {
+      model: model.id,
+      prompt: input.prompt,
+      voice: voiceFor(model, input.voice),
+      response_format: formatFor(model, input.response_format),
+      speed: input.speed,
+      language: input.language_code,
+    };
     setModelHeaders(reply, model);
-    const admission = { requestId: caller.requestId, key: request.apiKey!, model, worstCase: { kind: 'tts' as const, characters }, ip: request.ip };
+    const admission = {
+      requestId: caller.requestId,
+      key: request.apiKey!,
+      model,
+      worstCase: { kind: 'tts' as const, characters },
+      ip: request.ip,
+      ownReservation: true,
+    };
     // The hold stays open after this settlement: the job's worker settles it when the job ends.
-    return this.admission.run(admission, reply, async ({ billing }) => ({ result: await this.rpc.send(AUDIO.QUEUE, { caller, params, billing }, { requestId: caller.requestId }), usage: NO_TOKENS }));
+    return this.admission.run(admission, reply, async ({ billing }) => ({
+      result: await this.rpc.send(AUDIO.QUEUE, { caller, params, billing }, { requestId: caller.requestId }),
+      usage: NO_TOKENS,
+    }));
   }
 
   @Post('retrieve')
@@ -65,7 +90,11 @@ export class AudioJobsController {
   async retrieve(@Body() body: unknown, @Caller() caller: CallerContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
     const input = parseBody(retrieveAudioSchema, body);
     const model = this.queueModel(input.model);
-    const result = await this.rpc.send(AUDIO.RETRIEVE, { caller, model: model.id, queueId: input.queue_id, deleteMediaOnCompletion: input.delete_media_on_completion }, { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS });
+    const result = await this.rpc.send(
+      AUDIO.RETRIEVE,
+      { caller, model: model.id, queueId: input.queue_id, deleteMediaOnCompletion: input.delete_media_on_completion },
+      { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS },
+    );
     if (result.status === 'COMPLETED') {
       reply.header(HEADER.contentType, result.contentType);
       return unpackAudio(this.blobs, result.audio);
@@ -84,7 +113,11 @@ export class AudioJobsController {
 
   private queueModel(requested: string): ModelDefinition {
     const model = this.catalog.resolve(requested, 'tts');
-    if (!model) throw new DomainError(ErrorCode.ModelNotFound, `Model "${requested}" does not exist or cannot be queued. Audio jobs accept tts models: see GET /api/v1/models?type=tts.`);
+    if (!model)
+      throw new DomainError(
+        ErrorCode.ModelNotFound,
+        `Model "${requested}" does not exist or cannot be queued. Audio jobs accept tts models: see GET /api/v1/models?type=tts.`,
+      );
     return model;
   }
 }

@@ -2,7 +2,10 @@ import { ModelDefinition } from '@svc/catalog';
 import { DomainError } from '@svc/errors';
 import { formatFor, speechRequestSchema, transcriptionRequestSchema, voiceFor } from './audio-request.dto';
 
-const model = { id: 'svc-flite', constraints: { voices: ['slt', 'awb'], default_voice: 'slt', supported_formats: ['mp3', 'wav'], default_format: 'mp3' } } as unknown as ModelDefinition;
+const model = {
+  id: 'svc-flite',
+  constraints: { voices: ['slt', 'awb'], default_voice: 'slt', supported_formats: ['mp3', 'wav'], default_format: 'mp3' },
+} as unknown as ModelDefinition;
 
 describe('audio request validation', () => {
   it('uses the default voice and format, and refuses others listing the valid ones', () => {

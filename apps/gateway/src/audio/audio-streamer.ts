@@ -22,7 +22,9 @@ export class AudioStreamer {
 
   /** Resolves `true` when the whole audio was delivered, `false` when the stream was cut. */
   async relay(request: SpeechRequest, contentType: string, reply: FastifyReply): Promise<boolean> {
-    const { reader, first } = await openStream(this.nc, this.config, (stream) => this.rpc.send(AUDIO.SPEECH_STREAM, { ...request, stream }, { requestId: request.caller.requestId }));
+    const { reader, first } = await openStream(this.nc, this.config, (stream) =>
+      this.rpc.send(AUDIO.SPEECH_STREAM, { ...request, stream }, { requestId: request.caller.requestId }),
+    );
     const raw = takeOverResponse(reply, reader, contentType);
     let frame: Frame = first;
     for (;;) {

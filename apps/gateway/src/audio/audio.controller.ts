@@ -41,35 +41,61 @@ export class AudioController {
 
   @Post('speech')
   @HttpCode(200)
-  async speech(@Body() body: unknown, @Caller() caller: CallerContext, @Req() request: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Buffer | undefined> {
+  async speech(
+    @Body() body: unknown,
+    @Caller() caller: CallerContext,
+    @Req() request: AuthenticatedRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Buffer | undefined> {
     const input = parseBody(speechRequestSchema, body);
     const model = this.model(input.model, 'tts');
     const limit = limitOf(model, 'prompt_character_limit', 4096);
     const characters = [...input.input].length;
     if (characters > limit) throw inputTooLong('input', characters, limit, model.id);
-    const params: SpeechParams = { model: model.id, input: input.input, voice: voiceFor(model, input.voice), response_format: formatFor(model, input.response_format), speed: input.speed, language: input.language };
+    const params: SpeechParams = {
+      model: model.id,
+      input: input.input,
+      voice: voiceFor(model, input.voice),
+      response_format: formatFor(model, input.response_format),
+      speed: input.speed,
+      language: input.language,
+    };
     setModelHeaders(reply, model);
     const contentType = CONTENT_TYPES[params.response_format];
-    return this.admission.run({ requestId: caller.requestId, key: request.apiKey!, model, worstCase: { kind: 'tts', characters }, ip: request.ip }, reply, async ({ billing }) => {
-      if (input.streaming || input.stream_format === 'audio') {
-        const complete = await this.streamer.relay({ caller, params, billing }, contentType, reply);
-        return { result: undefined, usage: { ...NO_TOKENS, cut: !complete } };
-      }
-      const result = await this.rpc.send(AUDIO.SPEECH, { caller, params, billing }, { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS });
-      const audio = await unpackAudio(this.blobs, result.audio);
-      reply.header(HEADER.contentType, contentType);
-      return { result: audio, usage: NO_TOKENS };
-    });
+    return this.admission.run(
+      { requestId: caller.requestId, key: request.apiKey!, model, worstCase: { kind: 'tts', characters }, ip: request.ip },
+      reply,
+      async ({ billing }) => {
+        if (input.streaming || input.stream_format === 'audio') {
+          const complete = await this.streamer.relay({ caller, params, billing }, contentType, reply);
+          return { result: undefined, usage: { ...NO_TOKENS, cut: !complete } };
+        }
+        const result = await this.rpc.send(
+          AUDIO.SPEECH,
+          { caller, params, billing },
+          { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS },
+        );
+        const audio = await unpackAudio(this.blobs, result.audio);
+        reply.header(HEADER.contentType, contentType);
+        return { result: audio, usage: NO_TOKENS };
+      },
+    );
   }
 
   @Post('transcriptions')
   @HttpCode(200)
-  async transcriptions(@Body() body: unknown, @Caller() caller: CallerContext, @Req() request: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
+  async transcriptions(
+    @Body() body: unknown,
+    @Caller() caller: CallerContext,
+    @Req() request: AuthenticatedRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<unknown> {
     if (!request.isMultipart()) throw new DomainError(ErrorCode.UnsupportedMediaType, 'Send the audio as multipart/form-data with a "file" field.');
     const input = parseBody(transcriptionRequestSchema, await plainBody(body));
     const model = this.model(input.model, 'asr');
     const maxBytes = limitOf(model, 'max_file_bytes', DEFAULT_MAX_FILE_BYTES);
-    if (input.file.length > maxBytes) throw new DomainError(ErrorCode.PayloadTooLarge, `The audio file is ${input.file.length} bytes; ${model.id} accepts at most ${maxBytes}.`);
+    if (input.file.length > maxBytes)
+      throw new DomainError(ErrorCode.PayloadTooLarge, `The audio file is ${input.file.length} bytes; ${model.id} accepts at most ${maxBytes}.`);
     const granularities = [input['timestamp_granularities[]'], input.timestamp_granularities].flat().filter((g): g is string => typeof g === 'string');
     const timestamps = input.timestamps || granularities.length > 0 || input.response_format === 'verbose_json';
     setModelHeaders(reply, model);
@@ -82,7 +108,11 @@ export class AudioController {
       const asr = { requestId: caller.requestId, key: request.apiKey!, model, worstCase: { kind: 'asr' as const, audioMs: probe.durationMs }, ip: request.ip };
       const result = await this.admission.run(asr, reply, async ({ billing }) => {
         admitted = true;
-        const transcribed = await this.rpc.send(AUDIO.TRANSCRIBE, { caller, params: { model: model.id, timestamps, language: input.language }, audio, billing }, { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS });
+        const transcribed = await this.rpc.send(
+          AUDIO.TRANSCRIBE,
+          { caller, params: { model: model.id, timestamps, language: input.language }, audio, billing },
+          { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS },
+        );
         return { result: transcribed, usage: NO_TOKENS };
       });
       if (input.response_format === 'text') {
@@ -98,7 +128,8 @@ export class AudioController {
 
   private model(requested: string, type: 'tts' | 'asr'): ModelDefinition {
     const model = this.catalog.resolve(requested, type);
-    if (!model) throw new DomainError(ErrorCode.ModelNotFound, `Model "${requested}" does not exist or is not a ${type} model. See GET /api/v1/models?type=${type}.`);
+    if (!model)
+      throw new DomainError(ErrorCode.ModelNotFound, `Model "${requested}" does not exist or is not a ${type} model. See GET /api/v1/models?type=${type}.`);
     return model;
   }
 }

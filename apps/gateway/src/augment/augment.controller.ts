@@ -42,7 +42,11 @@ export class AugmentController {
   @HttpCode(200)
   search(@Body() body: unknown, @Caller() caller: CallerContext): Promise<AugmentSearchReply> {
     const input = parseBody(augmentSearchSchema, body);
-    return this.rpc.send(AUGMENT.SEARCH, { caller, query: input.query, limit: input.limit }, { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS });
+    return this.rpc.send(
+      AUGMENT.SEARCH,
+      { caller, query: input.query, limit: input.limit },
+      { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS },
+    );
   }
 
   @Post('scrape')
@@ -54,11 +58,17 @@ export class AugmentController {
 
   @Post('text-parser')
   @HttpCode(200)
-  async textParser(@Body() body: unknown, @Caller() caller: CallerContext, @Req() request: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
+  async textParser(
+    @Body() body: unknown,
+    @Caller() caller: CallerContext,
+    @Req() request: AuthenticatedRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<unknown> {
     if (!request.isMultipart()) throw new DomainError(ErrorCode.UnsupportedMediaType, 'Send the document as multipart/form-data with a "file" field.');
     const part = fileRecord(body);
     const input = parseBody(textParserSchema, await plainBody(body));
-    if (input.file.length > TEXT_PARSER_MAX_BYTES) throw new DomainError(ErrorCode.PayloadTooLarge, `The file is ${input.file.length} bytes; at most ${TEXT_PARSER_MAX_BYTES} are accepted.`);
+    if (input.file.length > TEXT_PARSER_MAX_BYTES)
+      throw new DomainError(ErrorCode.PayloadTooLarge, `The file is ${input.file.length} bytes; at most ${TEXT_PARSER_MAX_BYTES} are accepted.`);
     const file = await this.blobs.put(input.file, UPLOAD_TTL_MS);
     try {
       const result = await this.rpc.send(

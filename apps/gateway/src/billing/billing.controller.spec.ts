@@ -18,7 +18,13 @@ describe('usage analytics keys', () => {
       byKeyDaily: [{ date: 1, k1: 2, k2: 1, 'deadbeef-0000': 0.5 }],
       topKeyIds: ['k1', 'k2', 'deadbeef-0000'],
     };
-    const named = withKeyNames(reply, new Map([['k1', 'Prod'], ['k2', 'Prod']]));
+    const named = withKeyNames(
+      reply,
+      new Map([
+        ['k1', 'Prod'],
+        ['k2', 'Prod'],
+      ]),
+    );
     expect(named.byKey.map((k) => k.description)).toEqual(['Prod', 'Prod (k2)', 'Deleted key deadbeef']);
     expect(named.topKeyNames).toEqual(['Prod', 'Prod (k2)', 'Deleted key deadbeef']);
     expect(named.byKeyDaily).toEqual([{ date: 1, Prod: 2, 'Prod (k2)': 1, 'Deleted key deadbeef': 0.5 }]);

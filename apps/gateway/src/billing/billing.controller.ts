@@ -32,9 +32,17 @@ export class BillingController {
   }
 
   @Get('usage-history')
-  async usageHistory(@Query() query: unknown, @Headers('accept') accept: string | undefined, @Caller() caller: CallerContext, @Res({ passthrough: true }) reply: FastifyReply) {
+  async usageHistory(
+    @Query() query: unknown,
+    @Headers('accept') accept: string | undefined,
+    @Caller() caller: CallerContext,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const q = parseBody(usageHistoryQuery, query ?? {});
-    const [page] = await Promise.all([this.rpc.send(BILLING.USAGE_HISTORY, { accountId: caller.accountId, ...q }, { requestId: caller.requestId }), this.balanceOf(caller, reply)]);
+    const [page] = await Promise.all([
+      this.rpc.send(BILLING.USAGE_HISTORY, { accountId: caller.accountId, ...q }, { requestId: caller.requestId }),
+      this.balanceOf(caller, reply),
+    ]);
     reply.header(HEADER.paginationLimit, String(page.pageSize)).header(HEADER.paginationPage, String(page.page));
     if (accept?.includes('text/csv')) {
       reply.header(HEADER.contentType, 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename=${csvFilename()}`);
@@ -47,7 +55,10 @@ export class BillingController {
   @Get('usage-analytics')
   async usageAnalytics(@Query() query: unknown, @Caller() caller: CallerContext, @Res({ passthrough: true }) reply: FastifyReply) {
     const q = parseBody(usageAnalyticsQuery, query ?? {});
-    const request = { accountId: caller.accountId, ...(q.startDate ? { startDate: q.startDate, endDate: q.endDate } : { lookbackDays: Number((q.lookback ?? '7d').slice(0, -1)) }) };
+    const request = {
+      accountId: caller.accountId,
+      ...(q.startDate ? { startDate: q.startDate, endDate: q.endDate } : { lookbackDays: Number((q.lookback ?? '7d').slice(0, -1)) }),
+    };
     const [analytics, keys] = await Promise.all([
       this.rpc.send(BILLING.USAGE_ANALYTICS, request, { requestId: caller.requestId }),
       this.rpc.send(KEYS.LIST, { accountId: caller.accountId }, { requestId: caller.requestId }),
@@ -80,7 +91,13 @@ export function withKeyNames(a: UsageAnalyticsReply, descriptions: Map<string, s
   const { topKeyIds, byKeyDaily, byKey, ...rest } = a;
   return {
     ...rest,
-    byKey: byKey.map((k) => ({ apiKeyId: k.apiKeyId, description: nameOf(k.apiKeyId), totalUsd: k.totalUsd, totalDiem: k.totalDiem, totalUnits: k.totalUnits })),
+    byKey: byKey.map((k) => ({
+      apiKeyId: k.apiKeyId,
+      description: nameOf(k.apiKeyId),
+      totalUsd: k.totalUsd,
+      totalDiem: k.totalDiem,
+      totalUnits: k.totalUnits,
+    })),
     byKeyDaily: byKeyDaily.map((day) => Object.fromEntries(Object.entries(day).map(([k, v]) => [k === 'date' ? k : nameOf(k), v]))),
     topKeyNames: topKeyIds.map(nameOf),
   };

@@ -1,7 +1,12 @@
 import { Global, Module } from '@nestjs/common';
+import { Logger } from '@svc/logging';
+import { RpcClient } from '@svc/messaging';
+import { BillingSettler } from '@svc/billing-client';
+import { GATEWAY_LOGGER } from '../logger.token';
 import { ACCOUNT_BALANCES } from '../rate-limit/account-balances';
 import { BillingController } from './billing.controller';
 import { BillingStage } from './billing.stage';
+import { CreditLeases } from './credit-leases';
 import { GatewayAccountBalances } from './gateway-account-balances';
 import { KeyUsageEnricher } from './key-usage.enricher';
 
@@ -11,7 +16,14 @@ import { KeyUsageEnricher } from './key-usage.enricher';
 @Global()
 @Module({
   controllers: [BillingController],
-  providers: [BillingStage, KeyUsageEnricher, { provide: ACCOUNT_BALANCES, useClass: GatewayAccountBalances }],
+  providers: [
+    BillingStage,
+    CreditLeases,
+    // Releases of requests admitted under a lease travel in batches, as the services' settlements do.
+    { provide: BillingSettler, inject: [RpcClient, GATEWAY_LOGGER], useFactory: (rpc: RpcClient, logger: Logger) => new BillingSettler(rpc, logger) },
+    KeyUsageEnricher,
+    { provide: ACCOUNT_BALANCES, useClass: GatewayAccountBalances },
+  ],
   exports: [BillingStage, KeyUsageEnricher, ACCOUNT_BALANCES],
 })
 export class BillingModule {}

@@ -1,10 +1,12 @@
 import { ModelDefinition } from '@svc/catalog';
-import { AuthenticatedKey, BILLING, ReserveRequest, SettleRequest } from '@svc/contracts';
+import { AuthenticatedKey, BILLING, LeaseCloseRequest, LeaseOpenReply, LeaseOpenRequest, ReserveRequest, SettleRequest } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { createLogger } from '@svc/logging';
 import { RpcClient } from '@svc/messaging';
+import { BillingSettler } from '@svc/billing-client';
 import { AdmissionRequest } from '../admission/admission.types';
 import { BillingStage } from './billing.stage';
+import { CreditLeases } from './credit-leases';
 
 const key: AuthenticatedKey = {
   id: 'key-1',
@@ -15,23 +17,62 @@ const key: AuthenticatedKey = {
   limitPeriod: 'MONTH',
   modelPrivacy: 'ALL',
 };
-const model = { id: 'tiny', name: 'Tiny', type: 'text', pricing: { input: { usd: 0.01, diem: 0.01 }, output: { usd: 0.02, diem: 0.02 } } } as unknown as ModelDefinition;
+const model = {
+  id: 'tiny',
+  name: 'Tiny',
+  type: 'text',
+  pricing: { input: { usd: 0.01, diem: 0.01 }, output: { usd: 0.02, diem: 0.02 } },
+} as unknown as ModelDefinition;
 const request: AdmissionRequest = { requestId: 'req-1', key, model, worstCase: { kind: 'text', promptTokens: 13, completionTokens: 64 }, ip: '127.0.0.1' };
 
-function setup(reserve: (r: ReserveRequest) => unknown = () => ({ reservationId: 'x', currency: 'USD', heldNano: '1410', balancesBefore: { usd: '99999998590', diem: '0' }, replay: false })) {
+const EXACT: LeaseOpenReply = { outcome: 'exact' };
+const logger = createLogger('gateway-test', 'silent');
+
+function setup(
+  reserve: (r: ReserveRequest) => unknown = () => ({
+    reservationId: 'x',
+    currency: 'USD',
+    heldNano: '1410',
+    balancesBefore: { usd: '99999998590', diem: '0' },
+    replay: false,
+  }),
+  lease: (r: LeaseOpenRequest) => LeaseOpenReply = () => EXACT,
+) {
   const settles: SettleRequest[] = [];
   const reserves: ReserveRequest[] = [];
+  const opens: LeaseOpenRequest[] = [];
+  const closes: LeaseCloseRequest[] = [];
   const rpc = {
     send: async (subject: string, body: unknown) => {
       if (subject === BILLING.RESERVE) {
         reserves.push(body as ReserveRequest);
         return reserve(body as ReserveRequest);
       }
+      if (subject === BILLING.LEASE_OPEN) {
+        opens.push(body as LeaseOpenRequest);
+        return lease(body as LeaseOpenRequest);
+      }
+      if (subject === BILLING.LEASE_CLOSE) {
+        closes.push(body as LeaseCloseRequest);
+        return { status: 'closing', releasedNano: '0' };
+      }
+      if (subject === BILLING.SETTLE_BATCH) {
+        settles.push(...(body as { items: SettleRequest[] }).items);
+        return { results: [] };
+      }
       settles.push(body as SettleRequest);
       return { status: 'released', currency: 'USD', chargedNano: '0' };
     },
   } as unknown as RpcClient;
-  return { stage: new BillingStage(rpc, createLogger('gateway-test', 'silent')), reserves, settles };
+  const leases = new CreditLeases(rpc, logger);
+  const settler = new BillingSettler(rpc, logger);
+  const stage = new BillingStage(rpc, leases, settler, logger);
+  const stop = async () => {
+    await stage.onApplicationShutdown();
+    await leases.onApplicationShutdown();
+    await settler.drain();
+  };
+  return { stage, reserves, settles, opens, closes, stop };
 }
 
 describe('BillingStage', () => {
@@ -75,6 +116,70 @@ describe('BillingStage', () => {
     const done = await stage.admit({ ...request, requestId: 'req-2' });
     await done.settle({ promptTokens: 10, completionTokens: 5 });
     await stage.onApplicationShutdown();
-    expect(settles).toEqual([{ reservationId: expect.any(String), source: 'gateway', outcome: 'cut', usage: { kind: 'text', promptTokens: null, completionTokens: 7 } }]);
+    expect(settles).toEqual([
+      { reservationId: expect.any(String), source: 'gateway', outcome: 'cut', usage: { kind: 'text', promptTokens: null, completionTokens: 7 } },
+    ]);
+  });
+
+  it('asks for a lease first, sized in this request’s worst case, and reserves exactly when billing says so', async () => {
+    const { stage, opens, reserves, stop } = setup();
+    await stage.admit(request);
+    await stage.admit({ ...request, requestId: 'req-2' });
+    // 13 prompt tokens at 0.01 USD/M + 64 completion tokens at 0.02 USD/M, rounded up per line.
+    expect(opens).toEqual([
+      {
+        leaseId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        accountId: 'acct-1',
+        apiKeyId: 'key-1',
+        keyLimits: { usd: 5, diem: null, period: 'MONTH' },
+        unitNano: { usd: '1410', diem: '1410' },
+      },
+    ]);
+    // Within EXACT_RECHECK_MS the second request goes straight to its reservation.
+    expect(reserves).toHaveLength(2);
+    await stop();
+  });
+
+  it('admits under a granted lease with no round trip, takes each hold from it, and closes it with what it admitted', async () => {
+    const granted = (r: LeaseOpenRequest): LeaseOpenReply => ({
+      outcome: 'granted',
+      leaseId: r.leaseId,
+      currency: 'USD',
+      grantedNano: '2820',
+      balancesBefore: { usd: '1000000', diem: '5' },
+      admitUntil: new Date(Date.now() + 60_000).toISOString(),
+      expiresAt: new Date(Date.now() + 600_000).toISOString(),
+      replay: false,
+    });
+    const { stage, opens, reserves, settles, closes, stop } = setup(undefined, granted);
+    const first = await stage.admit(request);
+    const second = await stage.admit({ ...request, requestId: 'req-2' });
+    expect(reserves).toEqual([]);
+    expect(first.headers).toEqual({ 'x-svc-balance-usd': '0.001', 'x-svc-balance-diem': '0.000000005' });
+    expect(second.headers['x-svc-balance-usd']).toBe('0.00099859');
+    expect(first.billing).toEqual({
+      reservationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      lease: {
+        leaseId: opens[0].leaseId,
+        currency: 'USD',
+        heldNano: '1410',
+        requestId: 'req-1',
+        apiKeyId: 'key-1',
+        model: { id: 'tiny', name: 'Tiny', type: 'text' },
+        pricing: model.pricing,
+        worstCase: request.worstCase,
+      },
+    });
+    // The lease is spent: the next request needs another one (a prefetch may have opened it already).
+    await stage.admit({ ...request, requestId: 'req-3' });
+    expect(opens.length).toBe(2);
+    await first.settle({ promptTokens: 1, completionTokens: 1 });
+    await second.settle(null);
+    await stop();
+    // The failed one is reported (in a batch) with its lease, so billing can count it as ended.
+    expect(settles).toEqual([
+      { reservationId: second.billing!.reservationId, source: 'gateway', outcome: 'failed', usage: null, lease: second.billing!.lease },
+    ]);
+    expect(closes).toContainEqual({ leaseId: opens[0].leaseId, admitted: 2, admittedNano: '2820' });
   });
 });

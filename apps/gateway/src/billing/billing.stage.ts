@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { BILLING, SettleRequest } from '@svc/contracts';
+import { DomainError, ErrorCode } from '@svc/errors';
 import { Logger } from '@svc/logging';
 import { RpcClient } from '@svc/messaging';
+import { BillingSettler } from '@svc/billing-client';
+import { amountIn, PricingError, quote } from '@svc/pricing';
 import { AdmissionRequest, AdmissionStage, AdmissionTicket, UsageReport } from '../admission/admission.types';
 import { GATEWAY_LOGGER } from '../logger.token';
 import { balanceHeaders } from './balance-headers';
+import { CreditLeases } from './credit-leases';
 import { responseCost } from './response-cost';
 
 /** A reservation is one round trip; a billing service that cannot answer this fast is treated as down. */
@@ -15,9 +19,11 @@ const SHUTDOWN_WAIT_MS = 5_000;
 
 /**
  * Holds the worst-case cost of the request (prompt estimate + max output tokens at the model's
- * prices) in the billing service before any model runs; 402 when the balance or the key's
- * consumption limit cannot cover it. Exact settlement is the service's job (it knows the counts
- * even when this gateway dies); this stage only
+ * prices) before any model runs: under this replica's credit lease of the account when it has one
+ * (no round trip; see CreditLeases), else in a reservation of its own in the billing service,
+ * which answers 402 when the balance or the key's consumption limit cannot cover it. Exact
+ * settlement is the service's job (it knows the counts even when this gateway dies); this stage
+ * only
  * - releases the hold at once when nothing reached a service or it failed before producing
  *   anything (`settle(null)`), and
  * - reports its own count of a cut or broken stream as a fallback the service's settlement
@@ -31,10 +37,64 @@ export class BillingStage implements AdmissionStage, OnApplicationShutdown {
 
   constructor(
     private readonly rpc: RpcClient,
+    private readonly leases: CreditLeases,
+    private readonly settler: BillingSettler,
     @Inject(GATEWAY_LOGGER) private readonly logger: Logger,
   ) {}
 
   async admit(request: AdmissionRequest): Promise<AdmissionTicket> {
+    if (!request.ownReservation) {
+      const leased = await this.admitLeased(request);
+      if (leased) return leased;
+    }
+    return this.reserve(request);
+  }
+
+  /** Under the account's credit lease, or null when billing wants this one reserved exactly. */
+  private async admitLeased(request: AdmissionRequest): Promise<AdmissionTicket | null> {
+    const { requestId, key, model, worstCase } = request;
+    const total = this.price(model.id, model.pricing, worstCase);
+    const grant = await this.leases.take(key, { usd: amountIn(total, 'USD'), diem: amountIn(total, 'DIEM') }, requestId);
+    if (!grant) return null;
+    const { lease, hold } = grant;
+    const reservationId = randomUUID();
+    const billing = {
+      reservationId,
+      lease: {
+        leaseId: lease.id,
+        currency: lease.currency,
+        heldNano: hold.toString(),
+        requestId,
+        apiKeyId: key.id,
+        model: { id: model.id, name: model.name, type: model.type },
+        pricing: model.pricing,
+        worstCase,
+      },
+    };
+    return {
+      headers: balanceHeaders(grant.balancesBefore),
+      billing,
+      costOf: (usage) => responseCost(model.id, model.pricing, lease.currency, usage),
+      settle: async (usage) => {
+        // The hold stays spent in this replica whatever happens; what the request did not cost
+        // returns to the account when the lease closes. Releases and fallbacks go in batches.
+        const report = this.gatewaySettlement(reservationId, worstCase.kind === 'text', usage);
+        if (report) this.settler.send({ ...report, lease: billing.lease }, requestId);
+        grant.end();
+      },
+    };
+  }
+
+  private price(modelId: string, pricing: AdmissionRequest['model']['pricing'], worstCase: AdmissionRequest['worstCase']) {
+    try {
+      return quote(modelId, pricing, worstCase).total;
+    } catch (err) {
+      if (err instanceof PricingError) throw new DomainError(ErrorCode.Validation, `This request cannot be priced: ${err.message}.`);
+      throw err;
+    }
+  }
+
+  private async reserve(request: AdmissionRequest): Promise<AdmissionTicket> {
     const { requestId, key, model, worstCase } = request;
     const reservationId = randomUUID();
     const reply = await this.rpc.send(
@@ -65,13 +125,24 @@ export class BillingStage implements AdmissionStage, OnApplicationShutdown {
   }
 
   private async settle(requestId: string, reservationId: string, isText: boolean, usage: UsageReport | null): Promise<void> {
-    if (usage === null) {
-      // Awaited: a client retrying at once must find its credit available again.
-      await this.send(requestId, { reservationId, source: 'gateway', outcome: 'failed', usage: null });
-    } else if (usage.cut && isText) {
-      // The client has its answer already; the fallback need not delay anything.
-      this.track(this.send(requestId, { reservationId, source: 'gateway', outcome: 'cut', usage: { kind: 'text', promptTokens: null, completionTokens: usage.completionTokens } }));
-    }
+    const report = this.gatewaySettlement(reservationId, isText, usage);
+    if (!report) return;
+    // A release is awaited: a client retrying at once must find its credit available again. A
+    // fallback is not: the client has its answer already.
+    if (report.usage === null) await this.send(requestId, report);
+    else this.track(this.send(requestId, report));
+  }
+
+  /**
+   * What the gateway tells billing when a request ends: a release when nothing was produced (or
+   * the service failed first), its own count of a cut or broken stream as a fallback the service's
+   * exact settlement replaces, and nothing for a completed request (the service settles it).
+   */
+  private gatewaySettlement(reservationId: string, isText: boolean, usage: UsageReport | null): SettleRequest | null {
+    if (usage === null) return { reservationId, source: 'gateway', outcome: 'failed', usage: null };
+    if (usage.cut && isText)
+      return { reservationId, source: 'gateway', outcome: 'cut', usage: { kind: 'text', promptTokens: null, completionTokens: usage.completionTokens } };
+    return null;
   }
 
   private async send(requestId: string, request: SettleRequest): Promise<void> {
@@ -79,7 +150,10 @@ export class BillingStage implements AdmissionStage, OnApplicationShutdown {
       await this.rpc.send(BILLING.SETTLE, request, { requestId, timeoutMs: SETTLE_TIMEOUT_MS });
     } catch (err) {
       // The hold expires and the billing sweeper finalizes it: never lost, only later.
-      this.logger.warn({ requestId, reservationId: request.reservationId, err: err instanceof Error ? err.message : String(err) }, 'could not reach billing to settle; the sweeper will');
+      this.logger.warn(
+        { requestId, reservationId: request.reservationId, err: err instanceof Error ? err.message : String(err) },
+        'could not reach billing to settle; the sweeper will',
+      );
     }
   }
 

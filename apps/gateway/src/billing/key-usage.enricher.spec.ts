@@ -26,8 +26,19 @@ describe('KeyUsageEnricher', () => {
       },
     } as unknown as RpcClient;
     const out = await new KeyUsageEnricher(rpc).enrich({ requestId: 'r', accountId: 'a', apiKeyId: 'k1' }, [view('k1', 50), view('k2', null)]);
-    expect(calls).toEqual([{ accountId: 'a', keys: [{ id: 'k1', limitPeriod: 'MONTH' }, { id: 'k2', limitPeriod: 'MONTH' }] }]);
-    expect(out[0]).toMatchObject({ usage: { trailingSevenDays: { usd: '10.2424', diem: '2.50', vcu: '2.50' } }, currentPeriodUsage: { usd: '5.1234', diem: '0.00' } });
+    expect(calls).toEqual([
+      {
+        accountId: 'a',
+        keys: [
+          { id: 'k1', limitPeriod: 'MONTH' },
+          { id: 'k2', limitPeriod: 'MONTH' },
+        ],
+      },
+    ]);
+    expect(out[0]).toMatchObject({
+      usage: { trailingSevenDays: { usd: '10.2424', diem: '2.50', vcu: '2.50' } },
+      currentPeriodUsage: { usd: '5.1234', diem: '0.00' },
+    });
     expect(out[1]).toMatchObject({ usage: { trailingSevenDays: { usd: '0.00', diem: '0.00', vcu: '0.00' } } });
     expect(out[1]).not.toHaveProperty('currentPeriodUsage');
   });

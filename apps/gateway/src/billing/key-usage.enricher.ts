@@ -23,7 +23,11 @@ export class KeyUsageEnricher {
 
   async enrich<K extends ApiKeyView>(caller: CallerContext, keys: K[]): Promise<Array<K & KeyUsageFields>> {
     if (keys.length === 0) return [];
-    const { usage } = await this.rpc.send(BILLING.KEY_USAGE, { accountId: caller.accountId, keys: keys.map((k) => ({ id: k.id, limitPeriod: k.limitPeriod })) }, { requestId: caller.requestId });
+    const { usage } = await this.rpc.send(
+      BILLING.KEY_USAGE,
+      { accountId: caller.accountId, keys: keys.map((k) => ({ id: k.id, limitPeriod: k.limitPeriod })) },
+      { requestId: caller.requestId },
+    );
     return keys.map((key) => {
       const u = usage[key.id];
       const week = u ? text(u.trailingSevenDays) : { usd: '0.00', diem: '0.00' };

@@ -1,6 +1,18 @@
 import { UsageHistoryEntry } from '@svc/contracts';
 
-const COLUMNS = ['timestamp', 'sku', 'units', 'pricePerUnitUsd', 'amount', 'currency', 'notes', 'requestId', 'promptTokens', 'completionTokens', 'inferenceExecutionTime'] as const;
+const COLUMNS = [
+  'timestamp',
+  'sku',
+  'units',
+  'pricePerUnitUsd',
+  'amount',
+  'currency',
+  'notes',
+  'requestId',
+  'promptTokens',
+  'completionTokens',
+  'inferenceExecutionTime',
+] as const;
 
 /** Plain decimals (never 2e-7): amounts are at most nano-precise, units at most 12 decimals. */
 function decimal(n: number): string {
@@ -18,7 +30,23 @@ export function usageCsv(rows: UsageHistoryEntry[]): string {
   const lines = [COLUMNS.join(',')];
   for (const r of rows) {
     const d = r.inferenceDetails;
-    lines.push([r.timestamp, r.sku, r.units, r.pricePerUnitUsd, r.amount, r.currency, r.notes, d?.requestId, d?.promptTokens, d?.completionTokens, d?.inferenceExecutionTime].map(cell).join(','));
+    lines.push(
+      [
+        r.timestamp,
+        r.sku,
+        r.units,
+        r.pricePerUnitUsd,
+        r.amount,
+        r.currency,
+        r.notes,
+        d?.requestId,
+        d?.promptTokens,
+        d?.completionTokens,
+        d?.inferenceExecutionTime,
+      ]
+        .map(cell)
+        .join(','),
+    );
   }
   return `${lines.join('\r\n')}\r\n`;
 }

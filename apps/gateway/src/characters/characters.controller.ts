@@ -1,12 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { Catalog } from '@svc/catalog';
-import { CallerContext, CHARACTERS } from '@svc/contracts';
+import { CallerContext, CHARACTERS, CHARACTER_SLUG_PATTERN } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { HEADER } from '@svc/headers';
 import { RpcClient } from '@svc/messaging';
 import { AdminOnly, Caller } from '../auth/auth.decorators';
-import { CHARACTER_SLUG_PATTERN } from '../chat/svc-parameters.schema';
 import { parseBody } from '../http/parse-body';
 import { CATALOG } from '../models/models.tokens';
 import { addReviewBody, createCharacterBody, listCharactersQuery, listReviewsQuery } from './characters.dto';

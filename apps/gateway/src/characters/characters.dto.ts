@@ -1,12 +1,16 @@
 import { z } from 'zod';
-import { CHARACTER_SORTS } from '@svc/contracts';
-import { characterSlugSchema } from '../chat/svc-parameters.schema';
+import { CHARACTER_SORTS, characterInputSchema, characterReviewInputSchema } from '@svc/contracts';
 
 /** A query list: the parameter repeated (`?tags=a&tags=b`) or comma-separated (`?tags=a,b`). */
 const queryList = (maxLength: number) =>
   z
     .union([z.string(), z.array(z.string())])
-    .transform((v) => (Array.isArray(v) ? v : [v]).flatMap((item) => item.split(',')).map((item) => item.trim()).filter(Boolean))
+    .transform((v) =>
+      (Array.isArray(v) ? v : [v])
+        .flatMap((item) => item.split(','))
+        .map((item) => item.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.string().max(maxLength, `each value must be at most ${maxLength} characters`)).max(20, 'at most 20 values'));
 
 const queryFlag = z.enum(['true', 'false'], { message: 'must be "true" or "false"' }).transform((v) => v === 'true');
@@ -36,24 +40,8 @@ export const listReviewsQuery = z.object({
   pageSize: queryInt(1, 100, 20),
 });
 
-/** POST /characters (ADMIN): creates a character, or replaces the one with the same slug. */
-export const createCharacterBody = z.object({
-  slug: characterSlugSchema,
-  name: z.string().trim().min(1).max(200),
-  description: z.string().max(2000).nullable().default(null),
-  systemPrompt: z.string().trim().min(1).max(20_000),
-  modelId: z.string().min(1).max(200),
-  tags: z.array(z.string().trim().min(1).max(100)).max(20).default([]),
-  categories: z.array(z.string().trim().min(1).max(100)).max(20).default([]),
-  adult: z.boolean().default(false),
-  webEnabled: z.boolean().default(false),
-  featured: z.boolean().default(false),
-});
+/** POST /characters (ADMIN): creates a character, or replaces the one with the same slug (the rules of @svc/contracts). */
+export const createCharacterBody = characterInputSchema;
 
 /** POST /characters/{slug}/reviews (ADMIN): records a review, e.g. imported from elsewhere. */
-export const addReviewBody = z.object({
-  rating: z.number().int().min(1).max(5),
-  message: z.string().max(2000).nullable().default(null),
-  username: z.string().trim().min(1).max(64),
-  locale: z.string().max(16).nullable().default(null),
-});
+export const addReviewBody = characterReviewInputSchema;

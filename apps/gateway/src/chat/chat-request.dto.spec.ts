@@ -6,7 +6,16 @@ describe('chat request validation', () => {
   it('accepts an OpenAI request and normalises it for the chat service', () => {
     const body = chatRequestSchema.parse({
       ...valid,
-      messages: [{ role: 'system', content: [{ type: 'text', text: 'be ' }, { type: 'text', text: 'brief' }] }, ...valid.messages],
+      messages: [
+        {
+          role: 'system',
+          content: [
+            { type: 'text', text: 'be ' },
+            { type: 'text', text: 'brief' },
+          ],
+        },
+        ...valid.messages,
+      ],
       max_completion_tokens: 9,
       max_tokens: 100,
       stop: 'END',
@@ -85,7 +94,17 @@ describe('chat request features (content parts, tools, sampling, pass-through)',
     expect(params.messages[0]).toEqual({ role: 'user', content: 'look: ', parts: [{ type: 'text', text: 'look: ' }, image] });
     expect(params.messages[1]).toEqual({ role: 'assistant', content: '', tool_calls: [call] });
     expect(params.messages[2]).toEqual({ role: 'tool', content: 'done', tool_call_id: 'call_1' });
-    expect(params).toMatchObject({ n: 2, top_k: 5, min_p: 0.1, repetition_penalty: 1.1, presence_penalty: -1, logprobs: true, top_logprobs: 2, tool_choice: 'required', fallbacks: ['backup'] });
+    expect(params).toMatchObject({
+      n: 2,
+      top_k: 5,
+      min_p: 0.1,
+      repetition_penalty: 1.1,
+      presence_penalty: -1,
+      logprobs: true,
+      top_logprobs: 2,
+      tool_choice: 'required',
+      fallbacks: ['backup'],
+    });
     expect(params.passthrough).toEqual({ logit_bias: { 1: 2 }, custom_vendor_flag: true });
   });
 });

@@ -1,43 +1,33 @@
 import { z } from 'zod';
-import { ChatCompletionParams, ChatFeatureParams, ChatMessage, ContentPart } from '@svc/contracts';
-import { svcParametersSchema } from './svc-parameters.schema';
+import {
+  CHAT_ROLES,
+  ChatCompletionParams,
+  ChatFeatureParams,
+  ChatMessage,
+  ContentPart,
+  contentPartSchema,
+  responseFormatSchema as responseFormat,
+  svcParametersSchema,
+  toolCallSchema,
+  toolChoiceSchema as toolChoice,
+  toolSchema as tool,
+} from '@svc/contracts';
 
-// Content parts: which ones a model takes is checked by the chat service against the catalog (docs/chat.md).
-const contentPart = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('text'), text: z.string() }).passthrough(),
-  z.object({ type: z.literal('image_url'), image_url: z.object({ url: z.string().min(1), detail: z.enum(['auto', 'low', 'high']).optional() }).passthrough() }).passthrough(),
-  z.object({ type: z.literal('input_audio'), input_audio: z.object({ data: z.string().min(1), format: z.string().min(1) }).passthrough() }).passthrough(),
-  z.object({ type: z.literal('video_url'), video_url: z.object({ url: z.string().min(1) }).passthrough() }).passthrough(),
-], { message: 'Content part type must be one of text, image_url, input_audio, video_url' });
-
-const toolCall = z.object({ id: z.string().min(1), type: z.literal('function'), function: z.object({ name: z.string().min(1), arguments: z.string() }) }).passthrough();
-
+// The pieces (content parts, tools, response formats, svc_parameters) are @svc/contracts', shared with
+// the chat service's message schemas; this file adds the body's own shape (nulls, string or parts).
 const message = z
-  .object({
-    role: z.enum(['system', 'developer', 'user', 'assistant', 'tool']),
-    content: z.union([z.string(), z.array(contentPart).min(1), z.null()]).optional(),
+  .looseObject({
+    role: z.enum(CHAT_ROLES),
+    content: z.union([z.string(), z.array(contentPartSchema).min(1), z.null()]).optional(),
     name: z.string().max(256).optional(),
-    tool_calls: z.array(toolCall).optional(),
+    tool_calls: z.array(toolCallSchema).optional(),
     tool_call_id: z.string().min(1).optional(),
   })
-  .passthrough()
   .refine((m) => m.role !== 'tool' || m.tool_call_id !== undefined, { message: 'A tool message needs tool_call_id', path: ['tool_call_id'] })
-  .refine((m) => m.content != null || (m.role === 'assistant' && m.tool_calls?.length), { message: 'content is required (it may be null only for an assistant message with tool_calls)', path: ['content'] });
-
-const functionName = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'Function names are 1-64 letters, digits, _ or -');
-const tool = z.object({
-  type: z.literal('function'),
-  function: z.object({ name: functionName, description: z.string().optional(), parameters: z.record(z.string(), z.unknown()).optional(), strict: z.boolean().nullable().optional() }).passthrough(),
-});
-const toolChoice = z.union([z.enum(['none', 'auto', 'required']), z.object({ type: z.literal('function'), function: z.object({ name: functionName }) })]);
-const responseFormat = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('text') }),
-  z.object({ type: z.literal('json_object') }),
-  z.object({
-    type: z.literal('json_schema'),
-    json_schema: z.object({ name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/), description: z.string().optional(), schema: z.record(z.string(), z.unknown()).optional(), strict: z.boolean().nullable().optional() }),
-  }),
-]);
+  .refine((m) => m.content != null || (m.role === 'assistant' && m.tool_calls?.length), {
+    message: 'content is required (it may be null only for an assistant message with tool_calls)',
+    path: ['content'],
+  });
 
 const stop = z.union([z.string().min(1), z.array(z.string().min(1)).max(4)]).nullable();
 
@@ -64,7 +54,11 @@ export const chatRequestSchema = z
     tools: z.array(tool).max(128).nullable().optional(),
     tool_choice: toolChoice.nullable().optional(),
     parallel_tool_calls: z.boolean().nullable().optional(),
-    fallbacks: z.array(z.object({ model: z.string().min(1) }).passthrough()).max(4).nullable().optional(),
+    fallbacks: z
+      .array(z.object({ model: z.string().min(1) }).passthrough())
+      .max(4)
+      .nullable()
+      .optional(),
     stream: z.boolean().nullable().optional(),
     stream_options: z.object({ include_usage: z.boolean().optional() }).passthrough().nullable().optional(),
     svc_parameters: svcParametersSchema.optional(),
@@ -90,7 +84,9 @@ function toMessage(m: MessageBody): ChatMessage {
     content: textOf(m.content),
     ...(m.name ? { name: m.name } : {}),
     ...(parts ? { parts } : {}),
-    ...(m.tool_calls?.length ? { tool_calls: m.tool_calls.map((c) => ({ id: c.id, type: c.type, function: { name: c.function.name, arguments: c.function.arguments } })) } : {}),
+    ...(m.tool_calls?.length
+      ? { tool_calls: m.tool_calls.map((c) => ({ id: c.id, type: c.type, function: { name: c.function.name, arguments: c.function.arguments } })) }
+      : {}),
     ...(m.tool_call_id ? { tool_call_id: m.tool_call_id } : {}),
   };
 }
@@ -108,7 +104,21 @@ function featuresOf(body: ChatRequestBody): ChatFeatureParams {
   const copy = <K extends keyof ChatFeatureParams & keyof ChatRequestBody>(key: K) => {
     if (body[key] != null) features[key] = body[key] as ChatFeatureParams[K];
   };
-  for (const key of ['n', 'presence_penalty', 'frequency_penalty', 'repetition_penalty', 'top_k', 'min_p', 'logprobs', 'top_logprobs', 'response_format', 'tools', 'tool_choice', 'parallel_tool_calls'] as const) copy(key);
+  for (const key of [
+    'n',
+    'presence_penalty',
+    'frequency_penalty',
+    'repetition_penalty',
+    'top_k',
+    'min_p',
+    'logprobs',
+    'top_logprobs',
+    'response_format',
+    'tools',
+    'tool_choice',
+    'parallel_tool_calls',
+  ] as const)
+    copy(key);
   if (body.fallbacks?.length) features.fallbacks = body.fallbacks.map((f) => f.model);
   const passthrough = passthroughOf(body);
   if (passthrough) features.passthrough = passthrough;

@@ -11,7 +11,9 @@ describe('chatWorstCase', () => {
   const base = prompt(params());
 
   it('counts every byte the service adds: its system prompt, the persona, the no-think instruction', () => {
-    expect(prompt(params(), { budget: { systemPromptBytes: 140, noThinkInstructionBytes: 9, separatorBytes: 12 }, personaBytes: 2000 })).toBe(base + 140 + 12 + 2000);
+    expect(prompt(params(), { budget: { systemPromptBytes: 140, noThinkInstructionBytes: 9, separatorBytes: 12 }, personaBytes: 2000 })).toBe(
+      base + 140 + 12 + 2000,
+    );
     const noThink = params({ svc_parameters: { ...SVC_PARAMETER_DEFAULTS, disable_thinking: true } });
     expect(prompt(noThink, { ...none, budget: { ...none.budget, noThinkInstructionBytes: 9 } })).toBe(prompt(noThink) + 9);
     const without = params({ svc_parameters: { ...SVC_PARAMETER_DEFAULTS, include_svc_system_prompt: false } });
@@ -19,8 +21,12 @@ describe('chatWorstCase', () => {
   });
 
   it('counts non-ASCII text in UTF-8 bytes, and parts and tool calls of messages', () => {
-    expect(prompt(params({ messages: [{ role: 'user', content: 'héllo wörld 你好' }] }))).toBeGreaterThanOrEqual(base - 2 + Buffer.byteLength('héllo wörld 你好'));
-    const withParts = params({ messages: [{ role: 'user', content: 'look', parts: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${'A'.repeat(1000)}` } }] }] });
+    expect(prompt(params({ messages: [{ role: 'user', content: 'héllo wörld 你好' }] }))).toBeGreaterThanOrEqual(
+      base - 2 + Buffer.byteLength('héllo wörld 你好'),
+    );
+    const withParts = params({
+      messages: [{ role: 'user', content: 'look', parts: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${'A'.repeat(1000)}` } }] }],
+    });
     expect(prompt(withParts)).toBeGreaterThan(base + 1000);
   });
 

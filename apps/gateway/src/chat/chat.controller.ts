@@ -2,7 +2,6 @@ import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/comm
 import { FastifyReply } from 'fastify';
 import { Catalog } from '@svc/catalog';
 import { CallerContext, CHAT, ChatCompletion } from '@svc/contracts';
-import { DomainError, ErrorCode } from '@svc/errors';
 import { RpcClient } from '@svc/messaging';
 import { AdmissionService } from '../admission/admission.service';
 import { ResponseCost } from '../admission/admission.types';
@@ -36,19 +35,6 @@ export class ChatController {
     @Caller() caller: CallerContext,
     @Req() request: AuthenticatedRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<(ChatCompletion & { cost?: ResponseCost }) | OpenAiErrorBody | undefined> {
-    try {
-      return await this.handle(body, caller, request, reply);
-    } catch (err) {
-      return openAiShaped(err, reply);
-    }
-  }
-
-  private async handle(
-    body: unknown,
-    caller: CallerContext,
-    request: AuthenticatedRequest,
-    reply: FastifyReply,
   ): Promise<(ChatCompletion & { cost?: ResponseCost }) | undefined> {
     const input = parseBody(chatRequestSchema, body);
     const { model, svc, personaBytes } = await this.svcParameters.resolve(input.model, input.svc_parameters, caller.requestId);
@@ -72,26 +58,4 @@ export class ChatController {
       return { result: cost ? { ...completion, cost } : completion, usage };
     });
   }
-}
-
-/** OpenAI's error object, used only where OpenAI clients branch on `error.code` (docs/chat.md). */
-interface OpenAiErrorBody {
-  error: { message: string; type: string; param: string | null; code: string };
-}
-
-/**
- * A prompt over the model's context answers in OpenAI's `context_length_exceeded` shape; a 429
- * from a model server gets `retry-after`. Everything else goes to the usual error filter.
- */
-function openAiShaped(err: unknown, reply: FastifyReply): OpenAiErrorBody {
-  if (!(err instanceof DomainError) || !err.details) throw err;
-  const field = (name: string) => {
-    const value = err.details?.[name];
-    return Array.isArray(value) ? value[0] : undefined;
-  };
-  const retryAfter = field('retry_after_seconds');
-  if (err.code === ErrorCode.RateLimited && retryAfter !== undefined && !reply.sent) reply.header('retry-after', retryAfter);
-  if (err.code !== ErrorCode.Validation || field('code') !== 'context_length_exceeded' || reply.sent) throw err;
-  reply.status(400);
-  return { error: { message: err.message, type: field('type') ?? 'invalid_request_error', param: field('param') ?? 'messages', code: 'context_length_exceeded' } };
 }

@@ -28,7 +28,9 @@ export class SseStreamer {
   ) {}
 
   async relay(request: Omit<StreamChatRequest, 'stream'>, reply: FastifyReply): Promise<RelayOutcome> {
-    const { reader, first } = await openStream(this.nc, this.config, (stream) => this.rpc.send(CHAT.STREAM, { ...request, stream }, { requestId: request.caller.requestId }));
+    const { reader, first } = await openStream(this.nc, this.config, (stream) =>
+      this.rpc.send(CHAT.STREAM, { ...request, stream }, { requestId: request.caller.requestId }),
+    );
     const raw = takeOverResponse(reply, reader, 'text/event-stream; charset=utf-8', { connection: 'keep-alive' });
 
     // Chunks sent: the first is the role chunk, so the count of content pieces is one less.

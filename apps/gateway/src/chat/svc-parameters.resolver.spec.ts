@@ -12,7 +12,9 @@ const text = (id: string, over: Record<string, unknown> = {}) => ({
   pricing: { input: { usd: 1, diem: 1 }, output: { usd: 1, diem: 1 } },
   ...over,
 });
-const catalog = new Catalog(catalogSchema.parse({ models: [text('small', { traits: ['default'] }), text('big'), text('xs', { capabilities: { supportsXSearch: true } })] }));
+const catalog = new Catalog(
+  catalogSchema.parse({ models: [text('small', { traits: ['default'] }), text('big'), text('xs', { capabilities: { supportsXSearch: true } })] }),
+);
 
 function resolver(characters: Record<string, string> = {}, failure?: DomainError) {
   const sent: unknown[] = [];
@@ -54,8 +56,13 @@ describe('SvcParametersResolver', () => {
   });
 
   it('turns an unknown character into a 400 naming svc_parameters.character_slug, and passes other failures on', async () => {
-    const err = await resolver().resolver.resolve('small', { character_slug: 'ghost' }, 'r').catch((e: DomainError) => e);
-    expect(err).toMatchObject({ code: ErrorCode.Validation, details: { svc_parameters: { character_slug: { _errors: [expect.stringMatching(/does not exist/)] } } } });
+    const err = await resolver()
+      .resolver.resolve('small', { character_slug: 'ghost' }, 'r')
+      .catch((e: DomainError) => e);
+    expect(err).toMatchObject({
+      code: ErrorCode.Validation,
+      details: { svc_parameters: { character_slug: { _errors: [expect.stringMatching(/does not exist/)] } } },
+    });
     const down = new DomainError(ErrorCode.ServiceUnavailable, 'chat down');
     await expect(resolver({}, down).resolver.resolve('small', { character_slug: 'ghost' }, 'r')).rejects.toBe(down);
   });

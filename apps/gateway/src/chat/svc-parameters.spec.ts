@@ -51,7 +51,9 @@ describe('model suffix', () => {
   });
 
   it('parses parameters after the model id into typed values', () => {
-    expect(parseModelSuffix('svc-zoo-chat:enable_web_search=auto&strip_thinking_response=true&include_svc_system_prompt=false&character_slug=plain-guide')).toEqual({
+    expect(
+      parseModelSuffix('svc-zoo-chat:enable_web_search=auto&strip_thinking_response=true&include_svc_system_prompt=false&character_slug=plain-guide'),
+    ).toEqual({
       model: 'svc-zoo-chat',
       parameters: { enable_web_search: 'auto', strip_thinking_response: true, include_svc_system_prompt: false, character_slug: 'plain-guide' },
     });
@@ -86,7 +88,10 @@ describe('merging', () => {
   });
 
   it('lets the body win over the suffix, parameter by parameter', () => {
-    const merged = mergeSvcParameters({ strip_thinking_response: true, include_svc_system_prompt: false }, { include_svc_system_prompt: true, disable_thinking: true });
+    const merged = mergeSvcParameters(
+      { strip_thinking_response: true, include_svc_system_prompt: false },
+      { include_svc_system_prompt: true, disable_thinking: true },
+    );
     expect(merged).toMatchObject({ strip_thinking_response: true, include_svc_system_prompt: true, disable_thinking: true });
   });
 });

@@ -13,7 +13,8 @@ export interface ModelSuffix {
   parameters: SvcParametersInput;
 }
 
-const suffixError = (message: string) => new DomainError(ErrorCode.Validation, `Invalid request: model: ${message}`, { _errors: [], model: { _errors: [message] } });
+const suffixError = (message: string) =>
+  new DomainError(ErrorCode.Validation, `Invalid request: model: ${message}`, { _errors: [], model: { _errors: [message] } });
 
 /**
  * Splits `<model_id>:<parameter>=<value>&<parameter>=<value>` into the model and the parameters.

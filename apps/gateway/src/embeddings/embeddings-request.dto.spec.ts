@@ -14,7 +14,10 @@ describe('POST /embeddings request', () => {
   });
 
   it('refuses token ID arrays (flat or nested) with a message saying what to send', () => {
-    for (const input of [[1, 2, 3], [[1, 2], [3]]]) {
+    for (const input of [
+      [1, 2, 3],
+      [[1, 2], [3]],
+    ]) {
       const err = error(() => rejectTokenArrays({ model: 'm', input }));
       expect(err.status).toBe(400);
       expect(err.message).toMatch(/arrays of token IDs are not supported/);

@@ -1,17 +1,13 @@
 import { z } from 'zod';
+import { embeddingDimensionsSchema, embeddingInputsSchema } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
-
-const MAX_ITEMS = 2048;
 
 /** `POST /embeddings` (OpenAI's CreateEmbeddingRequest). Undocumented fields pass without validation. */
 export const embeddingsRequestSchema = z.object({
   model: z.string().min(1, 'model is required'),
-  input: z.union([
-    z.string().min(1, 'input cannot be an empty string'),
-    z.array(z.string().min(1, 'input items cannot be empty strings')).min(1, 'input must have at least one item').max(MAX_ITEMS, `input must have at most ${MAX_ITEMS} items`),
-  ]),
+  input: z.union([z.string().min(1, 'input cannot be an empty string'), embeddingInputsSchema]),
   encoding_format: z.enum(['float', 'base64']).default('float'),
-  dimensions: z.number().int().min(1).optional(),
+  dimensions: embeddingDimensionsSchema.optional(),
   user: z.string().optional(),
 });
 export type EmbeddingsRequest = z.infer<typeof embeddingsRequestSchema>;

@@ -46,7 +46,11 @@ export class EmbeddingsController {
     rejectTokenArrays(body);
     const input = parseBody(embeddingsRequestSchema, body);
     const model = this.catalog.resolve(input.model, 'embedding');
-    if (!model) throw new DomainError(ErrorCode.ModelNotFound, `Model "${input.model}" does not exist or is not an embedding model. See GET /api/v1/models?type=embedding.`);
+    if (!model)
+      throw new DomainError(
+        ErrorCode.ModelNotFound,
+        `Model "${input.model}" does not exist or is not an embedding model. See GET /api/v1/models?type=embedding.`,
+      );
     setModelHeaders(reply, model);
     const inputs = inputsOf(input);
     const dimensions = checkLimits(model, inputs, input);
@@ -96,7 +100,12 @@ function checkLimits(model: ModelDefinition, inputs: string[], request: Embeddin
   if (asked === undefined || asked === c.dimensions) return undefined;
   const ok = c.minDimensions !== undefined && c.dimensions !== undefined && asked >= c.minDimensions && asked <= c.dimensions;
   if (!ok) {
-    const allowed = c.minDimensions !== undefined && c.dimensions !== undefined ? `${c.minDimensions} to ${c.dimensions}` : c.dimensions !== undefined ? `only ${c.dimensions}` : 'not settable';
+    const allowed =
+      c.minDimensions !== undefined && c.dimensions !== undefined
+        ? `${c.minDimensions} to ${c.dimensions}`
+        : c.dimensions !== undefined
+          ? `only ${c.dimensions}`
+          : 'not settable';
     throw new DomainError(ErrorCode.Validation, `dimensions ${asked} is not supported by model ${model.id} (allowed: ${allowed}).`, {
       _errors: [],
       dimensions: { _errors: [`allowed: ${allowed}`] },

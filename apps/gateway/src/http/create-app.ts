@@ -45,7 +45,16 @@ export async function createGatewayApp(config: GatewayConfig, logger: Logger): P
   // One line per request at info (ids, route, status and time only); no hook at all at warn and above.
   if (logger.isLevelEnabled('info')) {
     fastify.addHook('onResponse', (request, reply, done) => {
-      logger.info({ requestId: request.id, method: request.method, path: request.routeOptions.url ?? 'unmatched', status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 }, 'request');
+      logger.info(
+        {
+          requestId: request.id,
+          method: request.method,
+          path: request.routeOptions.url ?? 'unmatched',
+          status: reply.statusCode,
+          ms: Math.round(reply.elapsedTime * 100) / 100,
+        },
+        'request',
+      );
       done();
     });
   }

@@ -1,10 +1,13 @@
 import { NotFoundException } from '@nestjs/common';
-import { DomainError, ErrorCode } from '@svc/errors';
+import { contextLengthExceeded, DomainError, ErrorCode } from '@svc/errors';
 import { toErrorResponse } from './error-response';
 
 describe('error responses', () => {
   it('keeps domain errors, with details only when present', () => {
-    expect(toErrorResponse(new DomainError(ErrorCode.AdminRequired, 'Admin API key required'))).toEqual({ status: 401, body: { error: 'Admin API key required' } });
+    expect(toErrorResponse(new DomainError(ErrorCode.AdminRequired, 'Admin API key required'))).toEqual({
+      status: 401,
+      body: { error: 'Admin API key required' },
+    });
     const detailed = toErrorResponse(DomainError.validation([{ path: ['model'], message: 'Required' }]));
     expect(detailed.status).toBe(400);
     expect(detailed.body.details).toEqual({ _errors: [], model: { _errors: ['Required'] } });
@@ -21,5 +24,27 @@ describe('error responses', () => {
     const internal = toErrorResponse(new Error('db password is hunter2'));
     expect(internal).toMatchObject({ status: 500, body: { error: 'Internal server error' } });
     expect(JSON.stringify(internal.body)).not.toContain('hunter2');
+  });
+
+  it("applies a DomainError's typed signals: retry-after as a header, OpenAI fields as OpenAI's error body", () => {
+    const limited = toErrorResponse(
+      new DomainError(ErrorCode.RateLimited, 'The model server is rate limiting requests. Retry after 7 seconds.', undefined, { retryAfterSeconds: 7 }),
+    );
+    expect(limited).toEqual({
+      status: 429,
+      body: { error: 'The model server is rate limiting requests. Retry after 7 seconds.' },
+      headers: { 'retry-after': '7' },
+    });
+    const tooLong = toErrorResponse(DomainError.fromPayload(contextLengthExceeded(1530, 1024).toPayload()));
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body).toEqual({
+      error: {
+        message: expect.stringMatching(/^This model's maximum context length is 1024 tokens\. However, your messages resulted in 1530 tokens/),
+        type: 'invalid_request_error',
+        param: 'messages',
+        code: 'context_length_exceeded',
+      },
+    });
+    expect(tooLong.headers).toBeUndefined();
   });
 });

@@ -1,9 +1,12 @@
 import { HttpException } from '@nestjs/common';
-import { DomainError, ErrorCode, HttpErrorBody, statusOf } from '@svc/errors';
+import { DomainError, ErrorCode, HttpErrorBody, OpenAiErrorBody, statusOf } from '@svc/errors';
 
 export interface ErrorResponse {
   status: number;
-  body: HttpErrorBody;
+  /** The spec's `{error: string, details?}`; OpenAI's `{error: {message, type, param, code}}` for errors with `openai` fields. */
+  body: HttpErrorBody | (OpenAiErrorBody & { details?: undefined });
+  /** `retry-after` for errors with `retryAfterSeconds`. */
+  headers?: Record<string, string>;
   /** Unknown failures are logged with the request id; their message never reaches the client. */
   unexpected?: unknown;
 }
@@ -46,7 +49,14 @@ export function toErrorResponse(err: unknown): ErrorResponse {
   return { status: statusOf(ErrorCode.Internal), body: { error: 'Internal server error' }, unexpected: err };
 }
 
+/** A DomainError's typed signals (libs/errors `ErrorSignals`) are applied here and nowhere else. */
 function fromDomain(err: DomainError): ErrorResponse {
-  const body: HttpErrorBody = err.details ? { error: err.message, details: err.details } : { error: err.message };
-  return { status: err.status, body };
+  const body: ErrorResponse['body'] = err.openai
+    ? { error: { message: err.message, type: err.openai.type, param: err.openai.param, code: err.openai.code } }
+    : err.details
+      ? { error: err.message, details: err.details }
+      : { error: err.message };
+  const response: ErrorResponse = { status: err.status, body };
+  if (err.retryAfterSeconds !== undefined) response.headers = { 'retry-after': String(err.retryAfterSeconds) };
+  return response;
 }

@@ -52,15 +52,24 @@ export class ImageEditController {
 
   @Post('image/edit')
   @HttpCode(200)
-  async edit(@Body() body: unknown, @Caller() caller: CallerContext, @Req() request: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Buffer> {
+  async edit(
+    @Body() body: unknown,
+    @Caller() caller: CallerContext,
+    @Req() request: AuthenticatedRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Buffer> {
     const input = parseBody(imageEditSchema, await plainBody(body));
     const model = this.editModel(input.model ?? input.modelId);
     const c = imageConstraintsOf(model);
-    if (input.prompt.length > c.promptCharacterLimit) throw invalidField('prompt', `must be at most ${c.promptCharacterLimit} characters for model ${model.id}`);
-    if (c.resolutions && !c.resolutions.includes(input.resolution)) throw invalidField('resolution', `must be one of ${c.resolutions.join(', ')} for model ${model.id}`);
-    if (input.quality && c.qualities && !c.qualities.includes(input.quality)) throw invalidField('quality', `must be one of ${c.qualities.join(', ')} for model ${model.id}`);
+    if (input.prompt.length > c.promptCharacterLimit)
+      throw invalidField('prompt', `must be at most ${c.promptCharacterLimit} characters for model ${model.id}`);
+    if (c.resolutions && !c.resolutions.includes(input.resolution))
+      throw invalidField('resolution', `must be one of ${c.resolutions.join(', ')} for model ${model.id}`);
+    if (input.quality && c.qualities && !c.qualities.includes(input.quality))
+      throw invalidField('quality', `must be one of ${c.qualities.join(', ')} for model ${model.id}`);
     const supported = c.aspectRatios ?? EDIT_ASPECT_RATIOS.filter((r) => r !== 'auto');
-    if (input.aspect_ratio && input.aspect_ratio !== 'auto' && !supported.includes(input.aspect_ratio)) throw invalidField('aspect_ratio', `must be auto or one of ${supported.join(', ')} for model ${model.id}`);
+    if (input.aspect_ratio && input.aspect_ratio !== 'auto' && !supported.includes(input.aspect_ratio))
+      throw invalidField('aspect_ratio', `must be auto or one of ${supported.join(', ')} for model ${model.id}`);
     const image = await inspectImage(await imageBytesOf(input.image, this.fetcher), INPUT_LIMITS);
     const ratio = !input.aspect_ratio || input.aspect_ratio === 'auto' ? closestRatio(image.width, image.height, supported) : input.aspect_ratio;
     const [rw, rh] = ratio.split(':').map(Number);
@@ -92,7 +101,12 @@ export class ImageEditController {
   /** OpenAI Images API edit (multipart): `{created, data: [{b64_json}]}`. */
   @Post('images/edits')
   @HttpCode(200)
-  async openAiEdit(@Body() body: unknown, @Caller() caller: CallerContext, @Req() request: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+  async openAiEdit(
+    @Body() body: unknown,
+    @Caller() caller: CallerContext,
+    @Req() request: AuthenticatedRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const input = parseBody(openAiEditSchema, await plainBody(body));
     // OpenAI model names (dall-e-2, gpt-image-1) map to the default edit model.
     const model = (input.model && this.catalog.resolve(input.model, 'inpaint')) || this.editModel(undefined);
@@ -101,25 +115,38 @@ export class ImageEditController {
     let height: number;
     if (input.size && input.size !== 'auto') {
       [width, height] = input.size.split('x').map(Number);
-      if (!(width > 0 && height > 0 && width <= MAX_OPENAI_EDIT_SIDE && height <= MAX_OPENAI_EDIT_SIDE)) throw invalidField('size', `must be at most ${MAX_OPENAI_EDIT_SIDE}x${MAX_OPENAI_EDIT_SIDE}`);
+      if (!(width > 0 && height > 0 && width <= MAX_OPENAI_EDIT_SIDE && height <= MAX_OPENAI_EDIT_SIDE))
+        throw invalidField('size', `must be at most ${MAX_OPENAI_EDIT_SIDE}x${MAX_OPENAI_EDIT_SIDE}`);
     } else {
       [width, height] = fitRatio([image.width, image.height], 1024);
     }
     const format = input.output_format ?? 'png';
     const out = await this.runEdit({ model, image, prompt: input.prompt, width, height, format, safeMode: true, enhance: false }, caller, request, reply);
     const b64 = out.file.toString('base64');
-    return { created: Math.floor(Date.now() / 1000), data: [input.response_format === 'url' ? { url: `data:${MIME[format]};base64,${b64}` } : { b64_json: b64 }] };
+    return {
+      created: Math.floor(Date.now() / 1000),
+      data: [input.response_format === 'url' ? { url: `data:${MIME[format]};base64,${b64}` } : { b64_json: b64 }],
+    };
   }
 
   @Post('image/upscale')
   @HttpCode(200)
-  async upscale(@Body() body: unknown, @Caller() caller: CallerContext, @Req() request: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Buffer> {
+  async upscale(
+    @Body() body: unknown,
+    @Caller() caller: CallerContext,
+    @Req() request: AuthenticatedRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Buffer> {
     const input = parseBody(imageUpscaleSchema, await plainBody(body));
     const name = input.model ?? 'default';
     const model = this.catalog.resolve(name, 'upscale');
-    if (!model) throw new DomainError(ErrorCode.ModelNotFound, `Model "${name}" does not exist or is not an upscale model. See GET /api/v1/models?type=upscale.`);
+    if (!model)
+      throw new DomainError(ErrorCode.ModelNotFound, `Model "${name}" does not exist or is not an upscale model. See GET /api/v1/models?type=upscale.`);
     // At least 2x must fit in the output cap; larger factors shrink to fit (in the media service).
-    const image = await inspectImage(await imageBytesOf(input.image, this.fetcher), { minPixels: INPUT_LIMITS.minPixels, maxPixels: MAX_UPSCALE_OUTPUT_PIXELS / 4 });
+    const image = await inspectImage(await imageBytesOf(input.image, this.fetcher), {
+      minPixels: INPUT_LIMITS.minPixels,
+      maxPixels: MAX_UPSCALE_OUTPUT_PIXELS / 4,
+    });
     setModelHeaders(reply, model);
     const worstCase: BillableUsage = { kind: 'upscale', images: 1, factor: input.scale > 2 ? '4x' : '2x' };
     const out = await this.admitted(model, worstCase, caller, request, reply, async (billing) => {
@@ -137,7 +164,8 @@ export class ImageEditController {
   private editModel(requested: string | undefined): ModelDefinition {
     const name = requested ?? 'default';
     const model = this.catalog.resolve(name, 'inpaint');
-    if (!model) throw new DomainError(ErrorCode.ModelNotFound, `Model "${name}" does not exist or is not an image edit model. See GET /api/v1/models?type=inpaint.`);
+    if (!model)
+      throw new DomainError(ErrorCode.ModelNotFound, `Model "${name}" does not exist or is not an image edit model. See GET /api/v1/models?type=inpaint.`);
     return model;
   }
 
@@ -147,13 +175,25 @@ export class ImageEditController {
     let enhanced: string | null = null;
     const out = await this.admitted(job.model, worstCase, caller, request, reply, async (billing) => {
       // The text model sees only the prompt, not the image.
-      if (job.enhance) enhanced = await this.enhancer.enhance(caller, request.apiKey!, request.ip, job.prompt, imageConstraintsOf(job.model).promptCharacterLimit);
+      if (job.enhance)
+        enhanced = await this.enhancer.enhance(caller, request.apiKey!, request.ip, job.prompt, imageConstraintsOf(job.model).promptCharacterLimit);
       const ref = await this.blobs.put(job.image.bytes, INPUT_BLOB_TTL_MS);
       return this.rpc.send(
         MEDIA.IMAGE_EDIT,
         {
           caller,
-          params: { model: job.model.id, prompt: enhanced ?? job.prompt, image: ref, width: job.width, height: job.height, format: job.format, safeMode: job.safeMode, seed: job.seed, resolution: job.resolution, quality: job.quality },
+          params: {
+            model: job.model.id,
+            prompt: enhanced ?? job.prompt,
+            image: ref,
+            width: job.width,
+            height: job.height,
+            format: job.format,
+            safeMode: job.safeMode,
+            seed: job.seed,
+            resolution: job.resolution,
+            quality: job.quality,
+          },
           billing,
         },
         { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS, idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS },

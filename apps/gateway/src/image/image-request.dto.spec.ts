@@ -26,7 +26,14 @@ describe('POST /image/generate validation (every bound, both sides)', () => {
   });
 
   it('fills the defaults of the spec', () => {
-    expect(imageGenerateSchema.parse(base)).toMatchObject({ format: 'webp', safe_mode: true, return_binary: false, hide_watermark: false, embed_exif_metadata: false, enhance_prompt: false });
+    expect(imageGenerateSchema.parse(base)).toMatchObject({
+      format: 'webp',
+      safe_mode: true,
+      return_binary: false,
+      hide_watermark: false,
+      embed_exif_metadata: false,
+      enhance_prompt: false,
+    });
   });
 
   it('refuses wrong types and enumerations by field', () => {

@@ -5,7 +5,8 @@ export const SEED_LIMIT = 999_999_999;
 export const MAX_SIDE = 1280;
 
 /** Multipart fields arrive as strings: numbers and booleans accept their text form there. */
-const num = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v), schema);
+const num = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v), schema);
 const bool = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), schema);
 
 /** `POST /image/generate` (spec "POST /image/generate"); model-specific rules are in image-sizing.ts. */
@@ -29,7 +30,10 @@ export const imageGenerateSchema = z
     seed: z.number().int().min(-SEED_LIMIT).max(SEED_LIMIT).optional(),
     steps: z.number().int().min(1).optional(),
     style_preset: z.string().min(1).optional(),
-    aspect_ratio: z.string().regex(/^\d{1,2}:\d{1,2}$/, 'must look like 16:9').optional(),
+    aspect_ratio: z
+      .string()
+      .regex(/^\d{1,2}:\d{1,2}$/, 'must look like 16:9')
+      .optional(),
     resolution: z.enum(['1K', '2K', '4K']).optional(),
     quality: z.enum(['low', 'medium', 'high']).optional(),
     disable_prompt_optimization_thinking: z.boolean().optional(),
@@ -69,21 +73,20 @@ const imageField = z.union([z.string().min(1), z.instanceof(Buffer)], { error: '
 export const EDIT_ASPECT_RATIOS = ['auto', '1:1', '3:2', '16:9', '21:9', '9:16', '2:3', '3:4', '4:5'] as const;
 
 /** `POST /image/edit` (JSON or multipart). */
-export const imageEditSchema = z
-  .object({
-    image: imageField,
-    prompt: z.string().min(1).max(32768),
-    aspect_ratio: z.enum(EDIT_ASPECT_RATIOS).optional(),
-    resolution: z.string().min(1).max(10).default('1K'),
-    model: z.string().min(1).optional(),
-    modelId: z.string().min(1).optional(),
-    output_format: z.enum(['jpeg', 'jpg', 'png', 'webp']).optional(),
-    quality: z.enum(['low', 'medium', 'high']).optional(),
-    safe_mode: bool(z.boolean().default(true)),
-    seed: num(z.number().int().min(-SEED_LIMIT).max(SEED_LIMIT).optional()),
-    disable_prompt_optimization_thinking: bool(z.boolean().optional()),
-    enhance_prompt: bool(z.boolean().default(false)),
-  });
+export const imageEditSchema = z.object({
+  image: imageField,
+  prompt: z.string().min(1).max(32768),
+  aspect_ratio: z.enum(EDIT_ASPECT_RATIOS).optional(),
+  resolution: z.string().min(1).max(10).default('1K'),
+  model: z.string().min(1).optional(),
+  modelId: z.string().min(1).optional(),
+  output_format: z.enum(['jpeg', 'jpg', 'png', 'webp']).optional(),
+  quality: z.enum(['low', 'medium', 'high']).optional(),
+  safe_mode: bool(z.boolean().default(true)),
+  seed: num(z.number().int().min(-SEED_LIMIT).max(SEED_LIMIT).optional()),
+  disable_prompt_optimization_thinking: bool(z.boolean().optional()),
+  enhance_prompt: bool(z.boolean().default(false)),
+});
 export type ImageEditInput = z.infer<typeof imageEditSchema>;
 
 /** `POST /images/edits`: the OpenAI Images API edit shape (multipart). */

@@ -39,8 +39,23 @@ describe('image sizing rules by model family', () => {
 
   it('tiered models take aspect_ratio and resolution, and bill by resolution x quality', () => {
     const pricing = { quality: { '1K': { low: { usd: 0.01, diem: 0.01 }, high: { usd: 0.03, diem: 0.03 } }, '2K': { high: { usd: 0.05, diem: 0.05 } } } };
-    const tiered = model({ sizing: 'tiered', aspectRatios: ['1:1', '3:2'], resolutions: ['1K', '2K'], defaultResolution: '1K', qualities: ['low', 'high'], defaultQuality: 'high' }, pricing);
-    expect(resolveGenerate(tiered, input({ aspect_ratio: '3:2', resolution: '2K' }))).toMatchObject({ width: 2048, height: 1365, resolution: '2K', quality: 'high' });
+    const tiered = model(
+      {
+        sizing: 'tiered',
+        aspectRatios: ['1:1', '3:2'],
+        resolutions: ['1K', '2K'],
+        defaultResolution: '1K',
+        qualities: ['low', 'high'],
+        defaultQuality: 'high',
+      },
+      pricing,
+    );
+    expect(resolveGenerate(tiered, input({ aspect_ratio: '3:2', resolution: '2K' }))).toMatchObject({
+      width: 2048,
+      height: 1365,
+      resolution: '2K',
+      quality: 'high',
+    });
     expect(resolveGenerate(tiered, input({ quality: 'low' }))).toMatchObject({ width: 1024, height: 1024, resolution: '1K', quality: 'low' });
     expect(refusedField(() => resolveGenerate(tiered, input({ resolution: '4K' })))).toEqual(['resolution']);
     expect(refusedField(() => resolveGenerate(tiered, input({ quality: 'medium' })))).toEqual(['quality']);

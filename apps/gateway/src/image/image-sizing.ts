@@ -29,12 +29,14 @@ export function resolveGenerate(model: ModelDefinition, input: ImageGenerateInpu
 
   if (input.prompt.length > c.promptCharacterLimit) bad('prompt', `must be at most ${c.promptCharacterLimit} characters for model ${model.id}`);
   if (input.steps !== undefined && input.steps > c.steps.max) bad('steps', `must be at most ${c.steps.max} for model ${model.id}`);
-  if (input.cfg_scale !== undefined && c.cfgScale && input.cfg_scale > c.cfgScale.max) bad('cfg_scale', `must be at most ${c.cfgScale.max} for model ${model.id}`);
+  if (input.cfg_scale !== undefined && c.cfgScale && input.cfg_scale > c.cfgScale.max)
+    bad('cfg_scale', `must be at most ${c.cfgScale.max} for model ${model.id}`);
   if (input.style_references?.length) {
     if (!c.supportsStyleReferences) bad('style_references', `model ${model.id} does not support style references`);
     else if (input.style_references.length > c.maxStyleReferences) bad('style_references', `at most ${c.maxStyleReferences} for model ${model.id}`);
   }
-  if (input.quality !== undefined && c.qualities && !c.qualities.includes(input.quality)) bad('quality', `must be one of ${c.qualities.join(', ')} for model ${model.id}`);
+  if (input.quality !== undefined && c.qualities && !c.qualities.includes(input.quality))
+    bad('quality', `must be one of ${c.qualities.join(', ')} for model ${model.id}`);
 
   let width = DEFAULT_SIDE;
   let height = DEFAULT_SIDE;
@@ -56,7 +58,8 @@ export function resolveGenerate(model: ModelDefinition, input: ImageGenerateInpu
   } else {
     if (input.width !== undefined) bad('width', `model ${model.id} does not accept width and height; send aspect_ratio`);
     if (input.height !== undefined) bad('height', `model ${model.id} does not accept width and height; send aspect_ratio`);
-    if (c.sizing === 'aspect-ratio' && input.resolution !== undefined) bad('resolution', `model ${model.id} has no resolution tiers; send aspect_ratio without resolution`);
+    if (c.sizing === 'aspect-ratio' && input.resolution !== undefined)
+      bad('resolution', `model ${model.id} has no resolution tiers; send aspect_ratio without resolution`);
     if (c.sizing === 'tiered') {
       tier = input.resolution ?? c.defaultResolution ?? c.resolutions?.[0] ?? '1K';
       if (c.resolutions && !c.resolutions.includes(tier)) bad('resolution', `must be one of ${c.resolutions.join(', ')} for model ${model.id}`);
@@ -120,4 +123,3 @@ export function closestRatio(width: number, height: number, ratios: readonly str
 export function invalidField(field: string, message: string): DomainError {
   return DomainError.validation([{ path: [field], message }]);
 }
-

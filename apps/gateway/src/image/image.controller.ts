@@ -51,11 +51,17 @@ export class ImageController {
 
   @Post('image/generate')
   @HttpCode(200)
-  async generate(@Body() body: unknown, @Caller() caller: CallerContext, @Req() request: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ImageGenerateResponse | Buffer> {
+  async generate(
+    @Body() body: unknown,
+    @Caller() caller: CallerContext,
+    @Req() request: AuthenticatedRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ImageGenerateResponse | Buffer> {
     const started = Date.now();
     const input = parseBody(imageGenerateSchema, body);
     const model = this.catalog.resolve(input.model, 'image');
-    if (!model) throw new DomainError(ErrorCode.ModelNotFound, `Model "${input.model}" does not exist or is not an image model. See GET /api/v1/models?type=image.`);
+    if (!model)
+      throw new DomainError(ErrorCode.ModelNotFound, `Model "${input.model}" does not exist or is not an image model. See GET /api/v1/models?type=image.`);
     const out = await this.run(model, input, caller, request, reply);
     setImageHeaders(reply, { blurred: out.reply.blurred, contentViolation: out.reply.contentViolation, enhancedPrompt: out.enhancedPrompt });
     if (input.return_binary) {
@@ -65,7 +71,12 @@ export class ImageController {
     return {
       id: caller.requestId,
       images: out.files.map((f) => f.toString('base64')),
-      timing: { inferenceDuration: out.reply.timing.inferenceMs, inferencePreprocessingTime: out.preprocessMs, inferenceQueueTime: 0, total: Date.now() - started },
+      timing: {
+        inferenceDuration: out.reply.timing.inferenceMs,
+        inferencePreprocessingTime: out.preprocessMs,
+        inferenceQueueTime: 0,
+        total: Date.now() - started,
+      },
       request: body,
     };
   }
@@ -73,7 +84,12 @@ export class ImageController {
   /** OpenAI Images API: `{created, data: [{b64_json}]}`; `response_format: url` gives data URLs. */
   @Post('images/generations')
   @HttpCode(200)
-  async openAiGenerate(@Body() body: unknown, @Caller() caller: CallerContext, @Req() request: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+  async openAiGenerate(
+    @Body() body: unknown,
+    @Caller() caller: CallerContext,
+    @Req() request: AuthenticatedRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const input = parseBody(openAiImageSchema, body);
     // Unknown names (e.g. OpenAI's) fall back to the default image model, like the reference API.
     const model = this.catalog.resolve(input.model, 'image') ?? this.catalog.resolve('default', 'image');
@@ -83,7 +99,8 @@ export class ImageController {
     if (input.size && input.size !== 'auto') {
       [width, height] = input.size.split('x').map(Number);
       const c = imageConstraintsOf(model);
-      if (!(width > 0 && height > 0 && width <= c.maxWidth && height <= c.maxHeight)) throw invalidField('size', `must be at most ${c.maxWidth}x${c.maxHeight} for model ${model.id}`);
+      if (!(width > 0 && height > 0 && width <= c.maxWidth && height <= c.maxHeight))
+        throw invalidField('size', `must be at most ${c.maxWidth}x${c.maxHeight} for model ${model.id}`);
     }
     const format = input.output_format ?? 'png';
     const generateInput = parseBody(imageGenerateSchema, {
@@ -97,11 +114,19 @@ export class ImageController {
     });
     const out = await this.run(model, generateInput, caller, request, reply);
     setImageHeaders(reply, { blurred: out.reply.blurred, contentViolation: out.reply.contentViolation });
-    const data = out.files.map((f) => (input.response_format === 'url' ? { url: `data:${MIME[format]};base64,${f.toString('base64')}` } : { b64_json: f.toString('base64') }));
+    const data = out.files.map((f) =>
+      input.response_format === 'url' ? { url: `data:${MIME[format]};base64,${f.toString('base64')}` } : { b64_json: f.toString('base64') },
+    );
     return { created: Math.floor(Date.now() / 1000), data };
   }
 
-  private async run(model: ModelDefinition, input: ImageGenerateInput, caller: CallerContext, request: AuthenticatedRequest, reply: FastifyReply): Promise<Generated> {
+  private async run(
+    model: ModelDefinition,
+    input: ImageGenerateInput,
+    caller: CallerContext,
+    request: AuthenticatedRequest,
+    reply: FastifyReply,
+  ): Promise<Generated> {
     const sizing = resolveGenerate(model, input);
     setModelHeaders(reply, model);
     const variants = input.variants ?? 1;

@@ -7,7 +7,8 @@ interface MultipartPart {
   _buf?: Buffer;
 }
 
-const isPart = (v: unknown): v is MultipartPart => typeof v === 'object' && v !== null && ((v as MultipartPart).type === 'file' || (v as MultipartPart).type === 'field');
+const isPart = (v: unknown): v is MultipartPart =>
+  typeof v === 'object' && v !== null && ((v as MultipartPart).type === 'file' || (v as MultipartPart).type === 'field');
 
 /**
  * A JSON body as is; a multipart body (attached by @fastify/multipart, see create-app.ts) as a
@@ -23,7 +24,8 @@ export async function plainBody(body: unknown): Promise<unknown> {
     if (!isPart(part)) continue;
     if (part.type === 'file') {
       const data = part._buf ?? (part.toBuffer ? await part.toBuffer() : undefined);
-      if (!data) throw new DomainError(ErrorCode.Validation, `Could not read the uploaded file "${name}".`, { _errors: [], [name]: { _errors: ['could not be read'] } });
+      if (!data)
+        throw new DomainError(ErrorCode.Validation, `Could not read the uploaded file "${name}".`, { _errors: [], [name]: { _errors: ['could not be read'] } });
       out[name] = data;
     } else {
       out[name] = part.value;

@@ -12,7 +12,7 @@ import { CATALOG } from '../models/models.tokens';
 export const ENHANCE_TIMEOUT_MS = 30_000;
 const MAX_REWRITE_TOKENS = 64;
 const INSTRUCTION =
-  'Rewrite the user\'s image prompt into one short, concrete description of the picture: subject, colours, background, style. Answer with the prompt only.';
+  "Rewrite the user's image prompt into one short, concrete description of the picture: subject, colours, background, style. Answer with the prompt only.";
 
 /**
  * `enhance_prompt`: the default text model rewrites the prompt through the chat service. The rewrite
@@ -46,13 +46,23 @@ export class PromptEnhancer {
     try {
       const worstCase = chatWorstCase(params, model, { budget: await this.promptBudget.get(requestId), personaBytes: 0 });
       return await this.admission.run({ requestId, key, model, worstCase, ip }, null, async ({ billing }) => {
-        const completion = await this.rpc.send(CHAT.COMPLETE, { caller: { ...caller, requestId }, params, billing }, { requestId, timeoutMs: ENHANCE_TIMEOUT_MS });
+        const completion = await this.rpc.send(
+          CHAT.COMPLETE,
+          { caller: { ...caller, requestId }, params, billing },
+          { requestId, timeoutMs: ENHANCE_TIMEOUT_MS },
+        );
         const text = (completion.choices[0]?.message.content ?? '').replace(/\s+/g, ' ').replace(/^["'\s]+|["'\s]+$/g, '');
-        return { result: text ? text.slice(0, maxChars) : null, usage: { promptTokens: completion.usage.prompt_tokens, completionTokens: completion.usage.completion_tokens } };
+        return {
+          result: text ? text.slice(0, maxChars) : null,
+          usage: { promptTokens: completion.usage.prompt_tokens, completionTokens: completion.usage.completion_tokens },
+        };
       });
     } catch (err) {
       // Refused (limits, credit) or failed: nothing is charged for the rewrite.
-      this.logger.warn({ requestId, reason: err instanceof Error ? err.message : String(err) }, 'prompt enhancement failed or was refused; using the original prompt');
+      this.logger.warn(
+        { requestId, reason: err instanceof Error ? err.message : String(err) },
+        'prompt enhancement failed or was refused; using the original prompt',
+      );
       return null;
     }
   }

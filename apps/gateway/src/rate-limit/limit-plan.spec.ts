@@ -7,7 +7,11 @@ const model = (over: Partial<{ id: string; type: 'text' | 'image' | 'tts' | 'emb
   rateLimitTier: 'XS' as const,
   ...over,
 });
-const key = (rateLimits?: KeyRateLimits): Pick<AuthenticatedKey, 'id' | 'accountId' | 'rateLimits'> => ({ id: 'k1', accountId: 'a1', ...(rateLimits ? { rateLimits } : {}) });
+const key = (rateLimits?: KeyRateLimits): Pick<AuthenticatedKey, 'id' | 'accountId' | 'rateLimits'> => ({
+  id: 'k1',
+  accountId: 'a1',
+  ...(rateLimits ? { rateLimits } : {}),
+});
 
 describe('limit plans', () => {
   it('uses the spec defaults of the model tier and type for the paid tier when the key carries nothing', () => {

@@ -54,7 +54,11 @@ export function accountLimits(key: Pick<AuthenticatedKey, 'rateLimits'>, model: 
 }
 
 /** Every counter a request of this key to this model is checked against. */
-export function limitPlan(key: Pick<AuthenticatedKey, 'id' | 'accountId' | 'rateLimits'>, model: Pick<ModelDefinition, 'id' | 'type' | 'rateLimitTier'>, global?: GlobalLimits): LimitPlan {
+export function limitPlan(
+  key: Pick<AuthenticatedKey, 'id' | 'accountId' | 'rateLimits'>,
+  model: Pick<ModelDefinition, 'id' | 'type' | 'rateLimitTier'>,
+  global?: GlobalLimits,
+): LimitPlan {
   const limitClass = limitClassOf(model);
   const buckets: Bucket[] = [];
   const own = overlay(NONE, key.rateLimits?.key ?? [], limitClass, model.id);

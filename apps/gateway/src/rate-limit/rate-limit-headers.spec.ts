@@ -4,12 +4,20 @@ import { rateLimitHeaders } from './rate-limit-headers';
 
 const NOW = 1_800_000_000_000;
 const WINDOW = 60_000;
-const bucket = (scope: Bucket['scope'], limits: Partial<Bucket['limits']>): Bucket => ({ scope, id: scope, limits: { rpm: null, tpm: null, rpd: null, ...limits } });
+const bucket = (scope: Bucket['scope'], limits: Partial<Bucket['limits']>): Bucket => ({
+  scope,
+  id: scope,
+  limits: { rpm: null, tpm: null, rpd: null, ...limits },
+});
 const state = (over: Partial<BucketState> = {}): BucketState => ({ count: 0, used: 0, dayCount: 0, oldestAt: null, ...over });
 
 describe('rate-limit headers', () => {
   it('shows the counters of an admitted request, resets from the oldest request in the window', () => {
-    const headers = rateLimitHeaders([bucket('user', { rpm: 20, tpm: 1000 })], { now: NOW, states: [state({ count: 3, used: 300, oldestAt: NOW - 15_500 })] }, WINDOW);
+    const headers = rateLimitHeaders(
+      [bucket('user', { rpm: 20, tpm: 1000 })],
+      { now: NOW, states: [state({ count: 3, used: 300, oldestAt: NOW - 15_500 })] },
+      WINDOW,
+    );
     expect(headers).toEqual({
       'x-ratelimit-limit-requests': '20',
       'x-ratelimit-remaining-requests': '17',
@@ -23,7 +31,11 @@ describe('rate-limit headers', () => {
 
   it('shows the bucket that binds first, per requests and per tokens', () => {
     const buckets = [bucket('api_key', { rpm: 10 }), bucket('user', { rpm: 100, tpm: 1000 })];
-    const headers = rateLimitHeaders(buckets, { now: NOW, states: [state({ count: 2, oldestAt: NOW }), state({ count: 90, used: 10, oldestAt: NOW })] }, WINDOW);
+    const headers = rateLimitHeaders(
+      buckets,
+      { now: NOW, states: [state({ count: 2, oldestAt: NOW }), state({ count: 90, used: 10, oldestAt: NOW })] },
+      WINDOW,
+    );
     expect(headers['x-ratelimit-limit-requests']).toBe('100');
     expect(headers['x-ratelimit-remaining-requests']).toBe('10');
     expect(headers['x-ratelimit-type']).toBe('user');
@@ -40,7 +52,11 @@ describe('rate-limit headers', () => {
     expect(tpm['x-ratelimit-type']).toBe('user');
     expect(tpm['x-ratelimit-remaining-tokens']).toBe('10');
     expect(tpm['x-ratelimit-reset-tokens']).toBe('13');
-    const rpm = rateLimitHeaders(buckets, { now: NOW, states: [state({ count: 5, oldestAt: NOW - 1000 }), states[1]], denial: { bucket: 0, kind: 'RPM', retryAt: NOW + 59_000 } }, WINDOW);
+    const rpm = rateLimitHeaders(
+      buckets,
+      { now: NOW, states: [state({ count: 5, oldestAt: NOW - 1000 }), states[1]], denial: { bucket: 0, kind: 'RPM', retryAt: NOW + 59_000 } },
+      WINDOW,
+    );
     expect(rpm['x-ratelimit-limit-requests']).toBe('5');
     expect(rpm['x-ratelimit-remaining-requests']).toBe('0');
     expect(rpm['x-ratelimit-reset-requests']).toBe(String(Math.ceil((NOW + 59_000) / 1000)));

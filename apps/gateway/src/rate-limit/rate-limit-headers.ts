@@ -10,7 +10,12 @@ const requestRatio = (b: Bucket, s: BucketState) => remainingRequests(b, s) / Ma
 const tokenRatio = (b: Bucket, s: BucketState) => Math.max(0, (b.limits.tpm as number) - s.used) / (b.limits.tpm as number);
 
 /** The bucket that binds first (lowest share left); ties go to the more specific one. */
-function tightest(buckets: readonly Bucket[], states: readonly BucketState[], applies: (b: Bucket) => boolean, ratio: (b: Bucket, s: BucketState) => number): number {
+function tightest(
+  buckets: readonly Bucket[],
+  states: readonly BucketState[],
+  applies: (b: Bucket) => boolean,
+  ratio: (b: Bucket, s: BucketState) => number,
+): number {
   let best = -1;
   let bestRatio = Infinity;
   buckets.forEach((b, i) => {
@@ -51,7 +56,8 @@ export function rateLimitHeaders(buckets: readonly Bucket[], decision: Decision,
     headers[HEADER.rateLimitType] = buckets[denial ? denial.bucket : r].scope;
   }
 
-  const t = denial && (denial.kind === 'TPM' || denial.kind === 'TOO_LARGE') ? denial.bucket : tightest(buckets, states, (b) => b.limits.tpm !== null, tokenRatio);
+  const t =
+    denial && (denial.kind === 'TPM' || denial.kind === 'TOO_LARGE') ? denial.bucket : tightest(buckets, states, (b) => b.limits.tpm !== null, tokenRatio);
   if (t >= 0 && buckets[t].limits.tpm !== null) {
     const tpm = buckets[t].limits.tpm as number;
     const s = states[t];

@@ -26,7 +26,13 @@ function setup(config: Partial<GatewayConfig> = {}, blocks = new Map<string, num
   const logged: unknown[] = [];
   const logger = { info: (o: unknown) => logged.push(o) } as unknown as Logger;
   const gate = new AdmissionGate(replyHeaders);
-  const stage = new RateLimitStage(limiter, replyHeaders, gate, { RATE_LIMITS_ENABLED: true, RATE_LIMIT_WINDOW_MS: 60_000, ...config } as GatewayConfig, logger);
+  const stage = new RateLimitStage(
+    limiter,
+    replyHeaders,
+    gate,
+    { RATE_LIMITS_ENABLED: true, RATE_LIMIT_WINDOW_MS: 60_000, ...config } as GatewayConfig,
+    logger,
+  );
   return { stage, replyHeaders, logged, gate };
 }
 
@@ -36,7 +42,15 @@ const model = { id: 'm', type: 'text', rateLimitTier: 'L', name: 'M' } as ModelD
 let seq = 0;
 const request = (over: Partial<AdmissionRequest> = {}): AdmissionRequest => ({
   requestId: `req${++seq}`,
-  key: { id: 'k', accountId: 'a', apiKeyType: 'INFERENCE', expiresAt: null, consumptionLimits: { usd: null, diem: null }, limitPeriod: 'EPOCH', modelPrivacy: 'ALL' },
+  key: {
+    id: 'k',
+    accountId: 'a',
+    apiKeyType: 'INFERENCE',
+    expiresAt: null,
+    consumptionLimits: { usd: null, diem: null },
+    limitPeriod: 'EPOCH',
+    modelPrivacy: 'ALL',
+  },
   model,
   worstCase: { kind: 'text', promptTokens: 100, completionTokens: 50 },
   ip: '127.0.0.1',
@@ -47,7 +61,11 @@ describe('rate-limit stage', () => {
   it('admits with headers, and refuses the request after the limit with a 429 whose headers wait for the reply', async () => {
     const { stage, replyHeaders, logged } = setup();
     const first = await stage.admit(request());
-    expect(first.headers).toMatchObject({ 'x-ratelimit-limit-requests': '20', 'x-ratelimit-remaining-requests': '19', 'x-ratelimit-remaining-tokens': String(500_000 - 150) });
+    expect(first.headers).toMatchObject({
+      'x-ratelimit-limit-requests': '20',
+      'x-ratelimit-remaining-requests': '19',
+      'x-ratelimit-remaining-tokens': String(500_000 - 150),
+    });
     for (let i = 0; i < 19; i++) await stage.admit(request());
     const refused = request();
     const err = await stage.admit(refused).then(

@@ -48,14 +48,23 @@ export class RateLimitStage implements AdmissionStage {
     const check = await this.gate.passUnlessFoldable(requestId);
     const plan = limitPlan(key, model, this.config.RATE_LIMIT_GLOBAL_JSON);
     const cost = limitTokensOf(worstCase);
-    const counted = await this.limiter.admit(plan.buckets, requestId, cost, { accountId: key.accountId, apiKeyId: key.id, modelId: model.id, apiTier: plan.apiTier }, check?.blockKey);
+    const counted = await this.limiter.admit(
+      plan.buckets,
+      requestId,
+      cost,
+      { accountId: key.accountId, apiKeyId: key.id, modelId: model.id, apiTier: plan.apiTier },
+      check?.blockKey,
+    );
     if (check) await this.enforceFolded(requestId, check, counted);
     const headers = rateLimitHeaders(counted.buckets, counted.decision, this.config.RATE_LIMIT_WINDOW_MS);
     const { denial, now } = counted.decision;
     if (denial) {
       this.replyHeaders.set(requestId, headers);
       const bucket = counted.buckets[denial.bucket];
-      this.logger.info({ requestId, accountId: key.accountId, apiKeyId: key.id, model: model.id, type: typeOfDenial(denial.kind), scope: bucket.scope, limits: bucket.limits }, 'rate limit hit');
+      this.logger.info(
+        { requestId, accountId: key.accountId, apiKeyId: key.id, model: model.id, type: typeOfDenial(denial.kind), scope: bucket.scope, limits: bucket.limits },
+        'rate limit hit',
+      );
       throw new DomainError(ErrorCode.RateLimited, denialMessage({ ...plan, buckets: [...counted.buckets] }, denial, now, cost));
     }
     return {

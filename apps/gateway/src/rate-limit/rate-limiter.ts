@@ -28,7 +28,11 @@ export class RateLimiter {
     private readonly availability: RedisAvailability,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {
-    this.shared = new RedisLimiter(availability.redis, { prefix: config.REDIS_KEY_PREFIX, windowMs: config.RATE_LIMIT_WINDOW_MS, logSize: config.RATE_LIMIT_LOG_SIZE });
+    this.shared = new RedisLimiter(availability.redis, {
+      prefix: config.REDIS_KEY_PREFIX,
+      windowMs: config.RATE_LIMIT_WINDOW_MS,
+      logSize: config.RATE_LIMIT_LOG_SIZE,
+    });
     this.local = new LocalLimiter({ windowMs: config.RATE_LIMIT_WINDOW_MS, maxBuckets: config.RATE_LIMIT_FALLBACK_MAX_BUCKETS });
     availability.onRecovery(() => this.local.forget());
   }

@@ -63,7 +63,10 @@ export class RedisAvailability implements OnModuleInit {
       const result = await Promise.race([
         fn(this.redis),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`no answer within ${this.config.RATE_LIMIT_REDIS_TIMEOUT_MS} ms`)), this.config.RATE_LIMIT_REDIS_TIMEOUT_MS);
+          timer = setTimeout(
+            () => reject(new Error(`no answer within ${this.config.RATE_LIMIT_REDIS_TIMEOUT_MS} ms`)),
+            this.config.RATE_LIMIT_REDIS_TIMEOUT_MS,
+          );
         }),
       ]);
       if (this.degradedSince !== null) this.up();
@@ -79,7 +82,10 @@ export class RedisAvailability implements OnModuleInit {
     const message = err instanceof Error ? err.message : String(err);
     if (this.degradedSince === null) {
       this.degradedSince = Date.now();
-      this.logger.error({ op: what, err: message }, 'rate limits and abuse protection degraded: Redis unavailable; local fallback for authenticated requests, requests without a key refused');
+      this.logger.error(
+        { op: what, err: message },
+        'rate limits and abuse protection degraded: Redis unavailable; local fallback for authenticated requests, requests without a key refused',
+      );
     }
     return new RedisUnavailableError(message);
   }

@@ -31,7 +31,17 @@ export class RedisLimiter implements LimiterBackend {
     const keys = this.keysOf(buckets);
     keys.push(hitLogKey(this.options.prefix, hit.accountId));
     if (blockKey !== undefined) keys.push(blockKey);
-    const args: Array<string | number> = [member, cost, this.options.windowMs, buckets.length, hit.apiKeyId, hit.modelId, hit.apiTier, this.options.logSize, LOG_TTL_SECONDS];
+    const args: Array<string | number> = [
+      member,
+      cost,
+      this.options.windowMs,
+      buckets.length,
+      hit.apiKeyId,
+      hit.modelId,
+      hit.apiTier,
+      this.options.logSize,
+      LOG_TTL_SECONDS,
+    ];
     for (const { limits } of buckets) args.push(limits.rpm ?? -1, limits.tpm ?? -1, limits.rpd ?? -1);
     const out = (await ADMIT.run(this.redis, keys, args)) as number[];
     if (out[0] < 0) return { now: out[3], states: [], blockedUntil: out[2] };

@@ -90,15 +90,29 @@ describe('request features on the embedded engine', () => {
     expect(Object.keys(value).sort()).toEqual(['name', 'ok', 'score']);
     expect([typeof value.name, typeof value.score, typeof value.ok]).toEqual(['string', 'number', 'boolean']);
 
-    const streamed = await chat({ stream: true, max_tokens: 100, response_format: { type: 'json_schema', json_schema: { name: 'person', schema: personSchema } } });
-    const text = chunksOf(streamed.body).map((c) => c.choices[0]?.delta?.content ?? '').join('');
+    const streamed = await chat({
+      stream: true,
+      max_tokens: 100,
+      response_format: { type: 'json_schema', json_schema: { name: 'person', schema: personSchema } },
+    });
+    const text = chunksOf(streamed.body)
+      .map((c) => c.choices[0]?.delta?.content ?? '')
+      .join('');
     expect(Object.keys(JSON.parse(text)).sort()).toEqual(['name', 'ok', 'score']);
   });
 
   it('tools with a forced call answer tool_calls (and a tool_calls delta when streaming), via the OpenAI SDK', async () => {
     const client = new OpenAI({ baseURL: api, apiKey: key, maxRetries: 0 });
-    const tools: OpenAI.Chat.ChatCompletionTool[] = [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: { q: { type: 'string', maxLength: 12 } }, required: ['q'] } } }];
-    const completion = await client.chat.completions.create({ model: 'tiny', messages: [{ role: 'user', content: 'Find it' }], tools, tool_choice: 'required', max_tokens: 60 });
+    const tools: OpenAI.Chat.ChatCompletionTool[] = [
+      { type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: { q: { type: 'string', maxLength: 12 } }, required: ['q'] } } },
+    ];
+    const completion = await client.chat.completions.create({
+      model: 'tiny',
+      messages: [{ role: 'user', content: 'Find it' }],
+      tools,
+      tool_choice: 'required',
+      max_tokens: 60,
+    });
     const choice = completion.choices[0];
     expect(choice.finish_reason).toBe('tool_calls');
     expect(choice.message.content).toBeNull();
@@ -106,7 +120,14 @@ describe('request features on the embedded engine', () => {
     expect(call.function.name).toBe('lookup');
     expect(typeof JSON.parse(call.function.arguments).q).toBe('string');
 
-    const stream = await client.chat.completions.create({ model: 'tiny', messages: [{ role: 'user', content: 'Find it' }], tools, tool_choice: 'required', max_tokens: 60, stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'tiny',
+      messages: [{ role: 'user', content: 'Find it' }],
+      tools,
+      tool_choice: 'required',
+      max_tokens: 60,
+      stream: true,
+    });
     const deltas: any[] = [];
     let finish: string | null = null;
     for await (const chunk of stream) {
@@ -119,7 +140,11 @@ describe('request features on the embedded engine', () => {
     // The tool result goes back in; `auto` then answers in text.
     const answer = await client.chat.completions.create({
       model: 'tiny',
-      messages: [{ role: 'user', content: 'Find it' }, choice.message as OpenAI.Chat.ChatCompletionMessageParam, { role: 'tool', tool_call_id: call.id, content: 'found' }],
+      messages: [
+        { role: 'user', content: 'Find it' },
+        choice.message as OpenAI.Chat.ChatCompletionMessageParam,
+        { role: 'tool', tool_call_id: call.id, content: 'found' },
+      ],
       tools,
       max_tokens: 5,
     });
@@ -128,14 +153,34 @@ describe('request features on the embedded engine', () => {
   });
 
   it('n, seed, stop, penalties, top_k, min_p and logprobs', async () => {
-    const answer = await chat({ n: 2, max_tokens: 6, temperature: 1, top_k: 20, min_p: 0.01, presence_penalty: 0.5, frequency_penalty: 0.5, repetition_penalty: 1.2, logprobs: true, top_logprobs: 2 });
+    const answer = await chat({
+      n: 2,
+      max_tokens: 6,
+      temperature: 1,
+      top_k: 20,
+      min_p: 0.01,
+      presence_penalty: 0.5,
+      frequency_penalty: 0.5,
+      repetition_penalty: 1.2,
+      logprobs: true,
+      top_logprobs: 2,
+    });
     expect(answer.status).toBe(200);
     expect(answer.body.choices.map((c: any) => c.index)).toEqual([0, 1]);
     for (const c of answer.body.choices) {
       expect(c.logprobs.content.length).toBeGreaterThan(0);
       expect(c.logprobs.content[0].top_logprobs).toHaveLength(2);
     }
-    const again = await chat({ n: 2, max_tokens: 6, temperature: 1, top_k: 20, min_p: 0.01, presence_penalty: 0.5, frequency_penalty: 0.5, repetition_penalty: 1.2 });
+    const again = await chat({
+      n: 2,
+      max_tokens: 6,
+      temperature: 1,
+      top_k: 20,
+      min_p: 0.01,
+      presence_penalty: 0.5,
+      frequency_penalty: 0.5,
+      repetition_penalty: 1.2,
+    });
     expect(again.body.choices.map((c: any) => c.message.content)).toEqual(answer.body.choices.map((c: any) => c.message.content));
     // The prompt counts once, the completions add up.
     expect(again.body.usage.completion_tokens).toBeLessThanOrEqual(12);
@@ -158,7 +203,11 @@ describe('request features on the embedded engine', () => {
       { role: 'user', content: 'Tell me about the first shelf.' },
     ];
     const first = await chat({ messages: history, max_tokens: 4, prompt_cache_key: 'conv-a' });
-    const second = await chat({ messages: [...history, { role: 'assistant', content: first.body.choices[0].message.content }, { role: 'user', content: 'And the next?' }], max_tokens: 4, prompt_cache_key: 'conv-a' });
+    const second = await chat({
+      messages: [...history, { role: 'assistant', content: first.body.choices[0].message.content }, { role: 'user', content: 'And the next?' }],
+      max_tokens: 4,
+      prompt_cache_key: 'conv-a',
+    });
     expect(second.body.usage.prompt_tokens_details.cached_tokens).toBeGreaterThanOrEqual(first.body.usage.prompt_tokens - 2);
     expect(second.body.usage.prompt_tokens).toBeGreaterThan(first.body.usage.prompt_tokens);
   });
@@ -183,10 +232,26 @@ describe('request features on the embedded engine', () => {
     [{ top_logprobs: 2 }, 'top_logprobs'],
     [{ tool_choice: 'required' }, 'tool_choice'],
     [{ messages: [{ role: 'user', content: [{ type: 'audio_file', data: 'x' }] }] }, 'messages'],
-    [{ messages: [{ role: 'user', content: [{ type: 'text', text: 'see' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AA==' } }] }] }, 'image input'],
+    [
+      {
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'see' },
+              { type: 'image_url', image_url: { url: 'data:image/png;base64,AA==' } },
+            ],
+          },
+        ],
+      },
+      'image input',
+    ],
     [{ messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'AA==', format: 'wav' } }] }] }, 'audio input'],
     [{ messages: [{ role: 'user', content: [{ type: 'video_url', video_url: { url: 'https://example.com/v.mp4' } }] }] }, 'video input'],
-    [{ response_format: { type: 'json_schema', json_schema: { name: 'x', schema: { type: 'object', properties: { a: { type: 'strange' } } } } } }, 'response_format'],
+    [
+      { response_format: { type: 'json_schema', json_schema: { name: 'x', schema: { type: 'object', properties: { a: { type: 'strange' } } } } } },
+      'response_format',
+    ],
   ])('answers 400 for %j (%s)', async (over, field) => {
     const answer = await chat(over);
     expect(answer.status).toBe(400);
@@ -201,7 +266,13 @@ describe('upstream engines and routing through the gateway', () => {
 
   it('passes image parts, tools and unknown fields through to the upstream', async () => {
     const image = { type: 'image_url', image_url: { url: 'data:image/png;base64,AA==' } };
-    const answer = await chat({ model: 'up-vision', messages: [{ role: 'user', content: [{ type: 'text', text: 'what is it?' }, image] }], vendor_flag: 'x', top_k: 7, tools: [{ type: 'function', function: { name: 'f' } }] });
+    const answer = await chat({
+      model: 'up-vision',
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'what is it?' }, image] }],
+      vendor_flag: 'x',
+      top_k: 7,
+      tools: [{ type: 'function', function: { name: 'f' } }],
+    });
     expect(answer.status).toBe(200);
     expect(answer.body.usage).toMatchObject({ completion_tokens: 5 });
     const sent = [...upA.inner.requests, ...upB.inner.requests].at(-1)!.body as any;
@@ -259,7 +330,11 @@ describe('upstream engines and routing through the gateway', () => {
   it('relays an upstream stream, and ends a cut one with an error event instead of [DONE]', async () => {
     upC.inner.configure({ tokenDelayMs: 5 });
     const whole = await chat({ model: 'up-flaky', stream: true });
-    expect(chunksOf(whole.body).map((c) => c.choices[0]?.delta?.content ?? '').join('')).toBe('tok0 tok1 tok2 tok3 tok4');
+    expect(
+      chunksOf(whole.body)
+        .map((c) => c.choices[0]?.delta?.content ?? '')
+        .join(''),
+    ).toBe('tok0 tok1 tok2 tok3 tok4');
     expect(whole.body.endsWith('data: [DONE]\n\n')).toBe(true);
 
     upC.inner.configure({ failure: 'drop-mid-stream', dropAfterTokens: 2 });

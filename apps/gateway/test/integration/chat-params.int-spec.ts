@@ -48,7 +48,12 @@ const calls: UpstreamCall[] = [];
 
 beforeAll(async () => {
   upstream = await startLocalServer(recordingUpstream(calls, { answer: THOUGHT_ANSWER, chunkSize: 3, promptTokens: 10, completionTokens: 12 }));
-  stack = await startChatStack({ name: 'params', catalog: CATALOG, env: { PARAMS_UPSTREAM_URL: `http://127.0.0.1:${upstream.port}/v1` }, chatEnv: { SVC_SYSTEM_PROMPT: SERVICE_PROMPT } });
+  stack = await startChatStack({
+    name: 'params',
+    catalog: CATALOG,
+    env: { PARAMS_UPSTREAM_URL: `http://127.0.0.1:${upstream.port}/v1` },
+    chatEnv: { SVC_SYSTEM_PROMPT: SERVICE_PROMPT },
+  });
   ({ api, inferenceKey } = stack);
   adminKey = await stack.newKey('ADMIN');
 }, 180_000);
@@ -92,13 +97,21 @@ describe('svc_parameters', () => {
     expect(answer.status).toBe(200);
     expect(answer.headers.get('x-svc-model-id')).toBe('thinker');
     expect(answer.body.model).toBe('thinker');
-    expect(answer.body.svc_parameters).toEqual({ ...SVC_PARAMETER_DEFAULTS, strip_thinking_response: true, enable_web_search: 'auto', include_svc_system_prompt: false });
+    expect(answer.body.svc_parameters).toEqual({
+      ...SVC_PARAMETER_DEFAULTS,
+      strip_thinking_response: true,
+      enable_web_search: 'auto',
+      include_svc_system_prompt: false,
+    });
     expect(answer.body.choices[0].message.content).toBe('The answer.');
     expect(lastUpstream().messages).toEqual([user]);
   });
 
   it('lets svc_parameters in the body win over the suffix for the same parameter', async () => {
-    const answer = await chat({ model: 'thinker:include_svc_system_prompt=false&strip_thinking_response=true', svc_parameters: { include_svc_system_prompt: true } });
+    const answer = await chat({
+      model: 'thinker:include_svc_system_prompt=false&strip_thinking_response=true',
+      svc_parameters: { include_svc_system_prompt: true },
+    });
     expect(answer.body.svc_parameters).toMatchObject({ include_svc_system_prompt: true, strip_thinking_response: true });
     expect(lastUpstream().messages[0]).toEqual({ role: 'system', content: SERVICE_PROMPT });
   });
@@ -178,14 +191,17 @@ describe('thinking', () => {
 
 describe('web flags', () => {
   // Without a search provider only "on" is refused; the other flags run (chat-web*.int-spec.ts).
-  it.each([[{ enable_web_search: 'on' }, 'enable_web_search']])('%j is a 400 saying the feature is not configured, before anything runs', async (svc, field) => {
-    const before = calls.length;
-    const answer = await chat({ svc_parameters: svc });
-    expect(answer.status).toBe(400);
-    expect(answer.body.error).toMatch(/not configured/);
-    expect(answer.body.details.svc_parameters[field]._errors[0]).toMatch(/not configured/);
-    expect(calls.length).toBe(before);
-  });
+  it.each([[{ enable_web_search: 'on' }, 'enable_web_search']])(
+    '%j is a 400 saying the feature is not configured, before anything runs',
+    async (svc, field) => {
+      const before = calls.length;
+      const answer = await chat({ svc_parameters: svc });
+      expect(answer.status).toBe(400);
+      expect(answer.body.error).toMatch(/not configured/);
+      expect(answer.body.details.svc_parameters[field]._errors[0]).toMatch(/not configured/);
+      expect(calls.length).toBe(before);
+    },
+  );
 
   it('enable_web_search "auto" proceeds without search, and the suffix form is refused like the body', async () => {
     const auto = await chat({ svc_parameters: { enable_web_search: 'auto' } });
@@ -212,7 +228,15 @@ describe('characters', () => {
     const slugs = answer.body.data.map((c: { slug: string }) => c.slug);
     expect(slugs).toEqual(expect.arrayContaining(['plain-guide', 'sardonic-lexicographer', 'stoic-coach', 'story-weaver']));
     expect(answer.body.data[0]).toEqual(
-      expect.objectContaining({ adult: false, author: 'svc', featured: true, modelId: 'svc-zoo-chat', shareUrl: null, photoUrl: null, stats: expect.objectContaining({ userRating: null }) }),
+      expect.objectContaining({
+        adult: false,
+        author: 'svc',
+        featured: true,
+        modelId: 'svc-zoo-chat',
+        shareUrl: null,
+        photoUrl: null,
+        stats: expect.objectContaining({ userRating: null }),
+      }),
     );
     expect(JSON.stringify(answer.body)).not.toContain('systemPrompt');
     expect(answer.headers.get('x-pagination-limit')).toBe('50');
@@ -259,7 +283,8 @@ describe('characters', () => {
     expect(created.body.data).toEqual(expect.objectContaining({ slug: 'test-persona', modelId: 'thinker', author: expect.stringMatching(/^[0-9a-z]{1,5}$/) }));
     expect((await call('/characters', { key: adminKey, body: { ...body, modelId: 'nope' } })).body.details.modelId._errors[0]).toMatch(/does not exist/);
 
-    for (const rating of [5, 4, 3]) expect((await call('/characters/test-persona/reviews', { key: adminKey, body: { rating, username: `user${rating}` } })).status).toBe(200);
+    for (const rating of [5, 4, 3])
+      expect((await call('/characters/test-persona/reviews', { key: adminKey, body: { rating, username: `user${rating}` } })).status).toBe(200);
     const reviews = await call('/characters/test-persona/reviews?page=2&pageSize=2');
     expect(reviews.status).toBe(200);
     expect(reviews.body).toEqual({

@@ -37,12 +37,21 @@ beforeAll(async () => {
       const usage = { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 };
       if (body.stream) {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'Hi [1]' }, finish_reason: 'stop' }], usage })}\n\n`);
+        res.write(
+          `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'Hi [1]' }, finish_reason: 'stop' }], usage })}\n\n`,
+        );
         res.end('data: [DONE]\n\n');
         return;
       }
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'Hi [1]' }, finish_reason: 'stop' }], usage }));
+      res.end(
+        JSON.stringify({
+          ...base,
+          object: 'chat.completion',
+          choices: [{ index: 0, message: { role: 'assistant', content: 'Hi [1]' }, finish_reason: 'stop' }],
+          usage,
+        }),
+      );
     });
   });
   servers.push(upstream);
@@ -66,7 +75,9 @@ afterAll(async () => {
 }, 60_000);
 
 async function chat(svc: Record<string, unknown>, over: Record<string, unknown> = {}) {
-  const answer = await stack.request('/chat/completions', { body: { model: 'plain', messages: [{ role: 'user', content: 'What is the latest news?' }], max_tokens: 16, svc_parameters: svc, ...over } });
+  const answer = await stack.request('/chat/completions', {
+    body: { model: 'plain', messages: [{ role: 'user', content: 'What is the latest news?' }], max_tokens: 16, svc_parameters: svc, ...over },
+  });
   const contentType = answer.headers.get('content-type');
   return { ...answer, contentType, body: contentType?.includes('json') ? answer.body : undefined };
 }
@@ -87,7 +98,12 @@ describe('web flags without a search provider', () => {
   });
 
   it('"auto" and the output flags proceed without search: no context, text untouched', async () => {
-    const answer = await chat({ enable_web_search: 'auto', enable_web_citations: true, include_search_results_in_stream: true, return_search_results_as_documents: true });
+    const answer = await chat({
+      enable_web_search: 'auto',
+      enable_web_citations: true,
+      include_search_results_in_stream: true,
+      return_search_results_as_documents: true,
+    });
     expect(answer.status).toBe(200);
     expect(prompts.at(-1)).toEqual([{ role: 'user', content: 'What is the latest news?' }]);
     expect(answer.body.choices[0].message).toEqual({ role: 'assistant', content: 'Hi [1]', refusal: null });
@@ -95,7 +111,10 @@ describe('web flags without a search provider', () => {
   });
 
   it('scraping needs no provider', async () => {
-    const answer = await chat({ enable_web_scraping: true, enable_web_citations: true }, { messages: [{ role: 'user', content: `When does it leave? http://localhost:${pagesPort}/ferry` }] });
+    const answer = await chat(
+      { enable_web_scraping: true, enable_web_citations: true },
+      { messages: [{ role: 'user', content: `When does it leave? http://localhost:${pagesPort}/ferry` }] },
+    );
     expect(answer.status).toBe(200);
     expect(prompts.at(-1)?.[0].content).toContain(PAGE_TEXT);
     expect(answer.body.choices[0].message.content).toBe('Hi ^1^');

@@ -39,7 +39,12 @@ models:
     capabilities: { supportsXSearch: false }
 `;
 
-const RESULTS = [1, 2, 3].map((i) => ({ title: `Result ${i}`, url: `https://example.com/${i}`, content: `Snippet number ${i} about the sky. ${'Blue light scatters more than red light in the air. '.repeat(4)}`, date: '' }));
+const RESULTS = [1, 2, 3].map((i) => ({
+  title: `Result ${i}`,
+  url: `https://example.com/${i}`,
+  content: `Snippet number ${i} about the sky. ${'Blue light scatters more than red light in the air. '.repeat(4)}`,
+  date: '',
+}));
 
 let stack: ChatStack;
 let pagesPort: number;
@@ -66,7 +71,9 @@ beforeAll(async () => {
   pagesPort = await serve((req, res) => {
     if (req.url === '/lanterns') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(`<html><head><title>Harbour lanterns</title></head><body><nav>menu</nav><article><h1>Harbour lanterns</h1><p>${PAGE_TEXT}</p><p>${PAGE_TEXT}</p></article></body></html>`);
+      res.end(
+        `<html><head><title>Harbour lanterns</title></head><body><nav>menu</nav><article><h1>Harbour lanterns</h1><p>${PAGE_TEXT}</p><p>${PAGE_TEXT}</p></article></body></html>`,
+      );
       return;
     }
     res.writeHead(404).end('no');
@@ -78,8 +85,13 @@ beforeAll(async () => {
     chatEnv: { SVC_SYSTEM_PROMPT: SERVICE_PROMPT, SEARXNG_URL: `http://127.0.0.1:${searxPort}`, OUTBOUND_ALLOWLIST: 'localhost' },
   });
   // Plain subscriptions see every billing message next to the fake's queue group.
-  const record = <T>(subject: string, into: T[]) => stack.nc.subscribe(subject, { callback: (_e, msg: Msg) => into.push((JSON.parse(new TextDecoder().decode(msg.data)) as { data: T }).data) });
+  const record = <T>(subject: string, into: T[]) =>
+    stack.nc.subscribe(subject, { callback: (_e, msg: Msg) => into.push((JSON.parse(new TextDecoder().decode(msg.data)) as { data: T }).data) });
   record(BILLING.SETTLE, settlements);
+  // Services send their settlements in batches.
+  stack.nc.subscribe(BILLING.SETTLE_BATCH, {
+    callback: (_e, msg: Msg) => settlements.push(...(JSON.parse(new TextDecoder().decode(msg.data)) as { data: { items: SettleRequest[] } }).data.items),
+  });
   record(BILLING.RESERVE, reservations);
 }, 180_000);
 
@@ -89,7 +101,9 @@ afterAll(async () => {
 }, 60_000);
 
 const chat = (svc: Record<string, unknown>, over: Record<string, unknown> = {}): Promise<ApiAnswer> =>
-  stack.request('/chat/completions', { body: { model: 'webby', messages: [{ role: 'user', content: 'What is the latest news about the sky?' }], max_tokens: 64, svc_parameters: svc, ...over } });
+  stack.request('/chat/completions', {
+    body: { model: 'webby', messages: [{ role: 'user', content: 'What is the latest news about the sky?' }], max_tokens: 64, svc_parameters: svc, ...over },
+  });
 
 const systemOf = (call: UpstreamCall) => (call.messages[0].role === 'system' ? call.messages[0].content : '');
 const lastCall = () => calls[calls.length - 1];

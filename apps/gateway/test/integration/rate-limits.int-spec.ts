@@ -37,7 +37,11 @@ interface Answer {
 async function call(gateway: Gateway, path: string, init: { key?: string; method?: string; body?: unknown } = {}): Promise<Answer> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (init.key) headers.authorization = `Bearer ${init.key}`;
-  const res = await fetch(`${gateway.api}${path}`, { method: init.method ?? (init.body === undefined ? 'GET' : 'POST'), headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+  const res = await fetch(`${gateway.api}${path}`, {
+    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }
@@ -48,7 +52,11 @@ const chat = (gateway: Gateway, key: string, over: Record<string, unknown> = {})
 const budget = promptBudgetOf(RATE_LIMIT_SYSTEM_PROMPT, '/no_think');
 const rlText = { id: 'rl-text', availableContextTokens: 8192, maxCompletionTokens: 2048 } as ModelDefinition;
 const estimate = (content: string, maxTokens: number) => {
-  const worst = chatWorstCase({ model: 'rl-text', messages: [{ role: 'user', content }], max_tokens: maxTokens, svc_parameters: SVC_PARAMETER_DEFAULTS }, rlText, { budget, personaBytes: 0 });
+  const worst = chatWorstCase(
+    { model: 'rl-text', messages: [{ role: 'user', content }], max_tokens: maxTokens, svc_parameters: SVC_PARAMETER_DEFAULTS },
+    rlText,
+    { budget, personaBytes: 0 },
+  );
   return worst.promptTokens + worst.completionTokens;
 };
 const num = (answer: Answer, header: string) => Number(answer.headers.get(header));
@@ -183,8 +191,20 @@ describe('rate limits shared by two gateway processes', () => {
       keyExpiration: null,
       nextEpochBegins: new Date((Math.floor(Date.now() / DAY_MS) + 1) * DAY_MS).toISOString(),
       rateLimits: [
-        { apiModelId: 'rl-text', rateLimits: [{ amount: 60, type: 'RPM' }, { amount: 1_000_000, type: 'TPM' }] },
-        { apiModelId: 'rl-text-xs', rateLimits: [{ amount: 500, type: 'RPM' }, { amount: 2_000_000, type: 'TPM' }] },
+        {
+          apiModelId: 'rl-text',
+          rateLimits: [
+            { amount: 60, type: 'RPM' },
+            { amount: 1_000_000, type: 'TPM' },
+          ],
+        },
+        {
+          apiModelId: 'rl-text-xs',
+          rateLimits: [
+            { amount: 500, type: 'RPM' },
+            { amount: 2_000_000, type: 'TPM' },
+          ],
+        },
         { apiModelId: 'rl-image', rateLimits: [{ amount: 60, type: 'RPM' }] },
       ],
     });
@@ -194,7 +214,13 @@ describe('rate limits shared by two gateway processes', () => {
     expect(asAdmin.headers.get('x-ratelimit-type')).toBe('user');
 
     const asInference = await call(b, '/api_keys/rate_limits', { key: caller.inference.secret });
-    expect(asInference.body.data.rateLimits[0]).toEqual({ apiModelId: 'rl-text', rateLimits: [{ amount: 5, type: 'RPM' }, { amount: 1_000_000, type: 'TPM' }] });
+    expect(asInference.body.data.rateLimits[0]).toEqual({
+      apiModelId: 'rl-text',
+      rateLimits: [
+        { amount: 5, type: 'RPM' },
+        { amount: 1_000_000, type: 'TPM' },
+      ],
+    });
     expect(asInference.headers.get('x-ratelimit-limit-requests')).toBe('5');
     expect(asInference.headers.get('x-ratelimit-type')).toBe('api_key');
 
@@ -212,7 +238,8 @@ describe('the abuse block, shared by both processes', () => {
     // A key in use on both replicas (their hot path checks it during admission, not before).
     expect((await chat(a, caller.inference.secret)).status).toBe(200);
     expect((await chat(b, caller.inference.secret)).status).toBe(200);
-    for (let i = 0; i < 21; i++) expect((await call(gatewayOf(i), '/chat/completions', { key: caller.inference.secret, body: { model: 'rl-text' } })).status).toBe(400);
+    for (let i = 0; i < 21; i++)
+      expect((await call(gatewayOf(i), '/chat/completions', { key: caller.inference.secret, body: { model: 'rl-text' } })).status).toBe(400);
     const blocked = await chat(a, caller.inference.secret);
     expect(blocked.status).toBe(429);
     expect(blocked.body).toEqual({ error: expect.stringMatching(blockMessage) });
@@ -274,7 +301,12 @@ describe('while Redis is unreachable', () => {
 
   beforeAll(async () => {
     redis = await startPrivateRedis();
-    c = await stack.startGateway('gateway-c', { REDIS_URL: redis.url, RATE_LIMIT_FALLBACK_REPLICAS: '2', ABUSE_WINDOW_MS: String(ABUSE_WINDOW_MS), ABUSE_BLOCK_MS: String(ABUSE_BLOCK_MS) });
+    c = await stack.startGateway('gateway-c', {
+      REDIS_URL: redis.url,
+      RATE_LIMIT_FALLBACK_REPLICAS: '2',
+      ABUSE_WINDOW_MS: String(ABUSE_WINDOW_MS),
+      ABUSE_BLOCK_MS: String(ABUSE_BLOCK_MS),
+    });
   }, 120_000);
 
   afterAll(async () => {

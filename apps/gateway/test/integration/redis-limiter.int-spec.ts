@@ -14,7 +14,11 @@ let redis: Redis;
 let limiter: RedisLimiter;
 let n = 0;
 
-const bucket = (limits: Partial<Bucket['limits']>, scope: Bucket['scope'] = 'user'): Bucket => ({ scope, id: `b${++n}`, limits: { rpm: null, tpm: null, rpd: null, ...limits } });
+const bucket = (limits: Partial<Bucket['limits']>, scope: Bucket['scope'] = 'user'): Bucket => ({
+  scope,
+  id: `b${++n}`,
+  limits: { rpm: null, tpm: null, rpd: null, ...limits },
+});
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {

@@ -21,7 +21,10 @@ describe('coalesceRedisWrites', () => {
   /** Socket writes (chunks per write) while `work` runs. */
   const writesDuring = async <T>(work: () => Promise<T>): Promise<{ result: T; writes: number[] }> => {
     const writes: number[] = [];
-    const socket = redis.stream as unknown as { _writev: (chunks: unknown[], cb: () => void) => void; _write: (chunk: unknown, enc: string, cb: () => void) => void };
+    const socket = redis.stream as unknown as {
+      _writev: (chunks: unknown[], cb: () => void) => void;
+      _write: (chunk: unknown, enc: string, cb: () => void) => void;
+    };
     const [writev, write] = [socket._writev, socket._write];
     socket._writev = (chunks, cb) => (writes.push(chunks.length), writev.call(socket, chunks, cb));
     socket._write = (chunk, enc, cb) => (writes.push(1), write.call(socket, chunk, enc, cb));

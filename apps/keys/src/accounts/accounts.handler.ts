@@ -1,7 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { CreateAccountReply, KEYS } from '@svc/contracts';
-import { createAccountSchema } from './accounts.schemas';
+import { CreateAccountReply, createAccountRequestSchema, KEYS } from '@svc/contracts';
 import { AccountsService } from './accounts.service';
 
 @Controller()
@@ -10,7 +9,7 @@ export class AccountsHandler {
 
   @MessagePattern(KEYS.CREATE_ACCOUNT)
   async createAccount(@Payload() data: unknown): Promise<CreateAccountReply> {
-    const account = await this.accounts.create(createAccountSchema.parse(data).name);
+    const account = await this.accounts.create(createAccountRequestSchema.parse(data).name);
     return { accountId: account.id };
   }
 }

@@ -1,7 +1,7 @@
+import { createAccountRequestSchema, createKeyRequestSchema, listKeysRequestSchema } from '@svc/contracts';
 import { z } from 'zod';
 import { DomainError, ErrorCode } from '@svc/errors';
-import { createAccountSchema } from '../accounts/accounts.schemas';
-import { createKeySchema, isUuid, listKeysSchema } from '../keys/keys.schemas';
+import { isUuid } from '../keys/keys.schemas';
 import { clearLimitsSchema, setLimitsSchema, setTierSchema, showLimitsSchema } from '../rate-limits/rate-limits.schemas';
 import { CliContext } from './cli-context';
 import { UsageError } from './usage';
@@ -45,13 +45,20 @@ function required(values: Values, flag: string): string {
   return value;
 }
 
-const LIMIT_FLAGS = { account: { type: 'string' }, key: { type: 'string' }, target: { type: 'string' }, rpm: { type: 'string' }, tpm: { type: 'string' }, rpd: { type: 'string' } } as const;
+const LIMIT_FLAGS = {
+  account: { type: 'string' },
+  key: { type: 'string' },
+  target: { type: 'string' },
+  rpm: { type: 'string' },
+  tpm: { type: 'string' },
+  rpd: { type: 'string' },
+} as const;
 
 export const COMMANDS: Record<string, Command> = {
   'accounts create': {
     options: { name: { type: 'string' } },
     positionals: [],
-    parse: (v) => parseWith(createAccountSchema, { name: required(v, 'name') }).name,
+    parse: (v) => parseWith(createAccountRequestSchema, { name: required(v, 'name') }).name,
     run: (ctx, name: string) => ctx.accounts.create(name),
   },
   'accounts list': {
@@ -64,13 +71,18 @@ export const COMMANDS: Record<string, Command> = {
     options: { account: { type: 'string' }, type: { type: 'string' }, description: { type: 'string' }, expires: { type: 'string' } },
     positionals: [],
     parse: (v) =>
-      parseWith(createKeySchema, { accountId: required(v, 'account'), apiKeyType: required(v, 'type').toUpperCase(), description: v.description ?? '', expiresAt: v.expires ?? null }),
-    run: (ctx, input: z.output<typeof createKeySchema>) => ctx.keys.create(input),
+      parseWith(createKeyRequestSchema, {
+        accountId: required(v, 'account'),
+        apiKeyType: required(v, 'type').toUpperCase(),
+        description: v.description ?? '',
+        expiresAt: v.expires ?? null,
+      }),
+    run: (ctx, input: z.output<typeof createKeyRequestSchema>) => ctx.keys.create(input),
   },
   'keys list': {
     options: { account: { type: 'string' } },
     positionals: [],
-    parse: (v) => parseWith(listKeysSchema, { accountId: required(v, 'account') }).accountId,
+    parse: (v) => parseWith(listKeysRequestSchema, { accountId: required(v, 'account') }).accountId,
     run: async (ctx, accountId: string) => ({ data: await ctx.keys.list(accountId) }),
   },
   'keys revoke': {
@@ -114,6 +126,9 @@ export const COMMANDS: Record<string, Command> = {
     positionals: [],
     needsEvents: true,
     parse: (v) => parseWith(setTierSchema, { accountId: required(v, 'account'), tier: required(v, 'tier').toLowerCase() }),
-    run: async (ctx, input: z.output<typeof setTierSchema>) => ({ ...(await ctx.rateLimits.setTier(input.accountId, input.tier)), gatewaysNotified: ctx.eventsDelivered }),
+    run: async (ctx, input: z.output<typeof setTierSchema>) => ({
+      ...(await ctx.rateLimits.setTier(input.accountId, input.tier)),
+      gatewaysNotified: ctx.eventsDelivered,
+    }),
   },
 };

@@ -17,7 +17,9 @@ class DatabaseLifecycle implements OnModuleInit, OnApplicationShutdown {
   async onModuleInit(): Promise<void> {
     if (!this.config.KEYS_MIGRATE_ON_BOOT) return;
     const result = await migrateKeysDatabase(this.config.KEYS_DATABASE_URL, (message) => this.logger.log(message));
-    this.logger.log(`database ${redactUrl(this.config.KEYS_DATABASE_URL)}: ${result.applied.length} migration(s) applied, ${result.alreadyApplied.length} already`);
+    this.logger.log(
+      `database ${redactUrl(this.config.KEYS_DATABASE_URL)}: ${result.applied.length} migration(s) applied, ${result.alreadyApplied.length} already`,
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {

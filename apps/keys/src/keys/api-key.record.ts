@@ -46,7 +46,4 @@ export interface KeyUse {
   at: Date;
 }
 
-export type CreateKeyResult =
-  | { status: 'created'; key: ApiKeyRecord }
-  | { status: 'account-not-found' }
-  | { status: 'limit-reached' };
+export type CreateKeyResult = { status: 'created'; key: ApiKeyRecord } | { status: 'account-not-found' } | { status: 'limit-reached' };

@@ -23,7 +23,10 @@ function setup() {
 describe('KeyUsageRecorder', () => {
   it('writes one batch with the latest time per key', async () => {
     const { repo, recorder } = setup();
-    recorder.record([{ id: ID, at: '2026-01-01T00:00:02Z' }, { id: ID2, at: '2026-01-01T00:00:01Z' }]);
+    recorder.record([
+      { id: ID, at: '2026-01-01T00:00:02Z' },
+      { id: ID2, at: '2026-01-01T00:00:01Z' },
+    ]);
     recorder.record([{ id: ID, at: '2026-01-01T00:00:01Z' }]);
     await recorder.flush();
     expect(repo.batches).toEqual([
@@ -39,7 +42,14 @@ describe('KeyUsageRecorder', () => {
   it('never records a time in the future and ignores garbage', async () => {
     const { repo, recorder } = setup();
     const now = Date.UTC(2026, 0, 1);
-    recorder.record([{ id: ID, at: '2099-01-01T00:00:00Z' }, { id: 'nope', at: '2026-01-01T00:00:00Z' }, { id: ID2, at: 'yesterday' }], now);
+    recorder.record(
+      [
+        { id: ID, at: '2099-01-01T00:00:00Z' },
+        { id: 'nope', at: '2026-01-01T00:00:00Z' },
+        { id: ID2, at: 'yesterday' },
+      ],
+      now,
+    );
     await recorder.flush();
     expect(repo.batches).toEqual([[{ id: ID, at: new Date(now) }]]);
   });

@@ -1,9 +1,22 @@
 import { Controller } from '@nestjs/common';
 import { EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
-import { DeleteKeyReply, GetKeyReply, KEYS, ListKeysReply, UpdateKeyReply, VerifyKeyReply, CreateKeyReply } from '@svc/contracts';
+import {
+  CreateKeyReply,
+  createKeyRequestSchema,
+  DeleteKeyReply,
+  GetKeyReply,
+  keyRefRequestSchema,
+  KEYS,
+  keysUsedEventSchema,
+  ListKeysReply,
+  listKeysRequestSchema,
+  UpdateKeyReply,
+  updateKeyRequestSchema,
+  VerifyKeyReply,
+  verifyKeyRequestSchema,
+} from '@svc/contracts';
 import { KeyUsageRecorder } from './key-usage.recorder';
 import { KeysService } from './keys.service';
-import { createKeySchema, keyRefSchema, keysUsedSchema, listKeysSchema, updateKeySchema, verifyKeySchema } from './keys.schemas';
 
 /** KEYS.* over NATS: validate (ZodError becomes a Validation error), call the service. */
 @Controller()
@@ -15,33 +28,33 @@ export class KeysHandler {
 
   @MessagePattern(KEYS.VERIFY)
   async verify(@Payload() data: unknown): Promise<VerifyKeyReply> {
-    return { key: await this.keys.verify(verifyKeySchema.parse(data).secretHash) };
+    return { key: await this.keys.verify(verifyKeyRequestSchema.parse(data).secretHash) };
   }
 
   @MessagePattern(KEYS.LIST)
   async list(@Payload() data: unknown): Promise<ListKeysReply> {
-    return { data: await this.keys.list(listKeysSchema.parse(data).accountId) };
+    return { data: await this.keys.list(listKeysRequestSchema.parse(data).accountId) };
   }
 
   @MessagePattern(KEYS.GET)
   async get(@Payload() data: unknown): Promise<GetKeyReply> {
-    const { accountId, id } = keyRefSchema.parse(data);
+    const { accountId, id } = keyRefRequestSchema.parse(data);
     return { data: await this.keys.get(accountId, id) };
   }
 
   @MessagePattern(KEYS.CREATE)
   create(@Payload() data: unknown): Promise<CreateKeyReply> {
-    return this.keys.create(createKeySchema.parse(data));
+    return this.keys.create(createKeyRequestSchema.parse(data));
   }
 
   @MessagePattern(KEYS.UPDATE)
   async update(@Payload() data: unknown): Promise<UpdateKeyReply> {
-    return { data: await this.keys.update(updateKeySchema.parse(data)) };
+    return { data: await this.keys.update(updateKeyRequestSchema.parse(data)) };
   }
 
   @MessagePattern(KEYS.DELETE)
   async delete(@Payload() data: unknown): Promise<DeleteKeyReply> {
-    const { accountId, id } = keyRefSchema.parse(data);
+    const { accountId, id } = keyRefRequestSchema.parse(data);
     await this.keys.delete(accountId, id);
     return { success: true };
   }
@@ -49,7 +62,7 @@ export class KeysHandler {
   /** Fire-and-forget: a malformed event is dropped, never answered. */
   @EventPattern(KEYS.USED)
   used(@Payload() data: unknown): void {
-    const parsed = keysUsedSchema.safeParse(data);
+    const parsed = keysUsedEventSchema.safeParse(data);
     if (parsed.success) this.usage.record(parsed.data.uses);
   }
 }

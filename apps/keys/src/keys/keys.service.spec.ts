@@ -1,9 +1,9 @@
+import { createKeyRequestSchema, updateKeyRequestSchema } from '@svc/contracts';
 import { hashApiKeySecret } from '@svc/auth';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { InMemoryKeysRepository } from '../../test/fakes/in-memory-keys.repository';
 import { InMemoryRateLimitsRepository } from '../../test/fakes/in-memory-rate-limits.repository';
 import { RecordingKeyEvents } from '../../test/fakes/recording-key-events';
-import { createKeySchema, updateKeySchema } from './keys.schemas';
 import { KeysService, MAX_ACTIVE_KEYS_PER_ACCOUNT, shortensExpiry } from './keys.service';
 
 const ACCOUNT = '11111111-1111-4111-8111-111111111111';
@@ -17,10 +17,14 @@ function setup() {
   return { repo, events, limits, service: new KeysService(repo, events, limits) };
 }
 
-const createInput = (over: Record<string, unknown> = {}) => createKeySchema.parse({ accountId: ACCOUNT, apiKeyType: 'INFERENCE', description: 'test', ...over });
+const createInput = (over: Record<string, unknown> = {}) =>
+  createKeyRequestSchema.parse({ accountId: ACCOUNT, apiKeyType: 'INFERENCE', description: 'test', ...over });
 
 async function codeOf(promise: Promise<unknown>): Promise<ErrorCode> {
-  const err = await promise.then(() => null, (e: unknown) => e);
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   if (!(err instanceof DomainError)) throw new Error(`expected a DomainError, got ${String(err)}`);
   return err.code;
 }
@@ -33,7 +37,9 @@ describe('KeysService', () => {
     expect(created.data.last6Chars).toBe(created.apiKey.slice(-6));
     expect(JSON.stringify(created.data)).not.toContain(hashApiKeySecret(created.apiKey));
     const key = await service.verify(hashApiKeySecret(created.apiKey));
-    expect(key).toEqual(expect.objectContaining({ id: created.data.id, accountId: ACCOUNT, apiKeyType: 'INFERENCE', consumptionLimits: { usd: 50, diem: null } }));
+    expect(key).toEqual(
+      expect.objectContaining({ id: created.data.id, accountId: ACCOUNT, apiKeyType: 'INFERENCE', consumptionLimits: { usd: 50, diem: null } }),
+    );
   });
 
   it('verifies a key with its account tier and rate-limit overrides, so the gateway needs no extra hop', async () => {
@@ -107,14 +113,18 @@ describe('KeysService', () => {
   it('updates only the given fields', async () => {
     const { service } = setup();
     const created = await service.create(createInput({ consumptionLimits: { usd: 5, diem: 7 }, modelPrivacy: 'PRIVATE_ONLY' }));
-    const updated = await service.update(updateKeySchema.parse({ accountId: ACCOUNT, id: created.data.id, description: 'renamed', consumptionLimits: { usd: null } }));
-    expect(updated).toEqual(expect.objectContaining({ description: 'renamed', consumptionLimits: { usd: null, diem: 7 }, modelPrivacy: 'PRIVATE_ONLY', limitPeriod: 'EPOCH' }));
+    const updated = await service.update(
+      updateKeyRequestSchema.parse({ accountId: ACCOUNT, id: created.data.id, description: 'renamed', consumptionLimits: { usd: null } }),
+    );
+    expect(updated).toEqual(
+      expect.objectContaining({ description: 'renamed', consumptionLimits: { usd: null, diem: 7 }, modelPrivacy: 'PRIVATE_ONLY', limitPeriod: 'EPOCH' }),
+    );
   });
 
   it('tells gateways when an update brings expiry earlier, not when it extends it', async () => {
     const { service, events } = setup();
     const created = await service.create(createInput({ expiresAt: '2031-01-01' }));
-    const update = (expiresAt: string | null) => service.update(updateKeySchema.parse({ accountId: ACCOUNT, id: created.data.id, expiresAt }));
+    const update = (expiresAt: string | null) => service.update(updateKeyRequestSchema.parse({ accountId: ACCOUNT, id: created.data.id, expiresAt }));
     await update('2032-01-01');
     await update(null);
     expect(events.revokedIds).toEqual([]);

@@ -37,7 +37,11 @@ export class PrismaRateLimitsRepository extends RateLimitsRepository {
   async forAccount(accountId: string): Promise<AccountRateLimitsRecord | null> {
     const account = await this.prisma.account.findUnique({
       where: { id: accountId },
-      select: { apiTier: true, rateLimits: true, apiKeys: { where: { deletedAt: null, rateLimits: { some: {} } }, select: { id: true, rateLimits: true }, orderBy: { createdAt: 'asc' } } },
+      select: {
+        apiTier: true,
+        rateLimits: true,
+        apiKeys: { where: { deletedAt: null, rateLimits: { some: {} } }, select: { id: true, rateLimits: true }, orderBy: { createdAt: 'asc' } },
+      },
     });
     if (!account) return null;
     return {

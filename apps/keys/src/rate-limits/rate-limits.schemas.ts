@@ -6,9 +6,7 @@ export const MAX_LIMIT_VALUE = 2_000_000_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const uuid = z.string().regex(UUID, 'must be a UUID');
-export const rateLimitTargetSchema = z
-  .string()
-  .refine(isRateLimitTarget, `must be "*", one of ${RATE_LIMIT_CLASSES.join(', ')}, or model:<model id>`);
+export const rateLimitTargetSchema = z.string().refine(isRateLimitTarget, `must be "*", one of ${RATE_LIMIT_CLASSES.join(', ')}, or model:<model id>`);
 
 /** A limit from the command line: a positive integer, or `inherit` to clear the override. */
 const limitValue = z
@@ -27,7 +25,9 @@ export const setLimitsSchema = z
   .refine(exactlyOneSubject, ONE_SUBJECT)
   .refine((v) => v.rpm !== undefined || v.tpm !== undefined || v.rpd !== undefined, { message: 'give at least one of --rpm, --tpm, --rpd', path: ['rpm'] });
 
-export const clearLimitsSchema = z.object({ accountId: uuid.optional(), keyId: uuid.optional(), target: rateLimitTargetSchema.optional() }).refine(exactlyOneSubject, ONE_SUBJECT);
+export const clearLimitsSchema = z
+  .object({ accountId: uuid.optional(), keyId: uuid.optional(), target: rateLimitTargetSchema.optional() })
+  .refine(exactlyOneSubject, ONE_SUBJECT);
 
 export const setTierSchema = z.object({ accountId: uuid, tier: z.enum(API_TIERS) });
 export const showLimitsSchema = z.object({ accountId: uuid });

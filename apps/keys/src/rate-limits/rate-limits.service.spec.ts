@@ -16,7 +16,18 @@ async function setup() {
   const events = new RecordingKeyEvents();
   const newKey = async () => {
     const result = await keys.create(
-      { accountId: ACCOUNT, type: 'INFERENCE', description: '', secretHash: 'h'.repeat(64), last6: 'abcdef', expiresAt: null, limitUsd: null, limitDiem: null, limitPeriod: 'EPOCH', modelPrivacy: 'ALL' },
+      {
+        accountId: ACCOUNT,
+        type: 'INFERENCE',
+        description: '',
+        secretHash: 'h'.repeat(64),
+        last6: 'abcdef',
+        expiresAt: null,
+        limitUsd: null,
+        limitDiem: null,
+        limitPeriod: 'EPOCH',
+        modelPrivacy: 'ALL',
+      },
       500,
     );
     if (result.status !== 'created') throw new Error(result.status);
@@ -25,7 +36,11 @@ async function setup() {
   return { keys, limits, events, newKey, service: new RateLimitsService(limits, keys, events) };
 }
 
-const codeOf = (promise: Promise<unknown>) => promise.then(() => null, (e: unknown) => (e instanceof DomainError ? e.code : e));
+const codeOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (e: unknown) => (e instanceof DomainError ? e.code : e),
+  );
 
 describe('RateLimitsService', () => {
   it('sets account overrides field by field, and tells gateways to re-verify every key of the account', async () => {
@@ -48,7 +63,11 @@ describe('RateLimitsService', () => {
     const { service, events, newKey } = await setup();
     const key = await newKey();
     await newKey();
-    expect(await service.set(setLimitsSchema.parse({ keyId: key, rpd: '100' }))).toEqual({ keyId: key, override: { target: '*', rpm: null, tpm: null, rpd: 100 }, keysRefreshed: 1 });
+    expect(await service.set(setLimitsSchema.parse({ keyId: key, rpd: '100' }))).toEqual({
+      keyId: key,
+      override: { target: '*', rpm: null, tpm: null, rpd: 100 },
+      keysRefreshed: 1,
+    });
     expect(events.revokedIds).toEqual([[key]]);
     expect((await service.show(ACCOUNT)).keys).toEqual([{ keyId: key, overrides: [{ target: '*', rpm: null, tpm: null, rpd: 100 }] }]);
     expect(await service.clear(clearLimitsSchema.parse({ keyId: key }))).toEqual({ keyId: key, removed: 1, keysRefreshed: 1 });
@@ -72,7 +91,12 @@ describe('RateLimitsService', () => {
 
 describe('rate-limit inputs', () => {
   it('accept targets, positive integers and inherit; refuse the rest', () => {
-    expect(setLimitsSchema.parse({ accountId: ACCOUNT, target: 'model:svc-tiny-random', rpm: '10', tpm: 'inherit' })).toEqual({ accountId: ACCOUNT, target: 'model:svc-tiny-random', rpm: 10, tpm: null });
+    expect(setLimitsSchema.parse({ accountId: ACCOUNT, target: 'model:svc-tiny-random', rpm: '10', tpm: 'inherit' })).toEqual({
+      accountId: ACCOUNT,
+      target: 'model:svc-tiny-random',
+      rpm: 10,
+      tpm: null,
+    });
     expect(setLimitsSchema.safeParse({ accountId: ACCOUNT, target: 'text:XXL', rpm: '1' }).success).toBe(false);
     expect(setLimitsSchema.safeParse({ accountId: ACCOUNT, rpm: '0' }).success).toBe(false);
     expect(setLimitsSchema.safeParse({ accountId: ACCOUNT, rpm: '1.5' }).success).toBe(false);

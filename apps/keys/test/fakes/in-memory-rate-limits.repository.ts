@@ -19,7 +19,9 @@ export class InMemoryRateLimitsRepository extends RateLimitsRepository {
 
   async forAccount(accountId: string): Promise<AccountRateLimitsRecord | null> {
     if (!this.keys.accounts.has(accountId)) return null;
-    const keys = (await this.keys.listActive(accountId)).map((k) => ({ keyId: k.id, overrides: list(this.keyOverrides.get(k.id)) })).filter((k) => k.overrides.length > 0);
+    const keys = (await this.keys.listActive(accountId))
+      .map((k) => ({ keyId: k.id, overrides: list(this.keyOverrides.get(k.id)) }))
+      .filter((k) => k.overrides.length > 0);
     return { accountId, apiTier: this.tiers.get(accountId) ?? 'paid', account: list(this.accountOverrides.get(accountId)), keys };
   }
 

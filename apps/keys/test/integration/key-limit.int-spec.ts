@@ -36,7 +36,10 @@ describe(`the ${MAX_ACTIVE_KEYS_PER_ACCOUNT}-active-keys limit`, () => {
     const { accountId } = await h.rpc.send(KEYS.CREATE_ACCOUNT, { name: 'busy' });
     await seedKeys(accountId, MAX_ACTIVE_KEYS_PER_ACCOUNT - 1);
     const last = await h.rpc.send(KEYS.CREATE, request(accountId));
-    await expect(h.rpc.send(KEYS.CREATE, request(accountId))).rejects.toMatchObject({ code: ErrorCode.Validation, message: expect.stringMatching(/at most 500/) });
+    await expect(h.rpc.send(KEYS.CREATE, request(accountId))).rejects.toMatchObject({
+      code: ErrorCode.Validation,
+      message: expect.stringMatching(/at most 500/),
+    });
     await h.rpc.send(KEYS.DELETE, { accountId, id: last.data.id });
     await expect(h.rpc.send(KEYS.CREATE, request(accountId))).resolves.toHaveProperty('apiKey');
   });

@@ -20,7 +20,16 @@ async function newAccount(name = 'acme'): Promise<string> {
 }
 
 function keyRequest(accountId: string, over: Partial<CreateKeyRequest> = {}): CreateKeyRequest {
-  return { accountId, apiKeyType: 'INFERENCE', description: 'integration', expiresAt: null, consumptionLimits: { usd: null, diem: null }, limitPeriod: 'EPOCH', modelPrivacy: 'ALL', ...over };
+  return {
+    accountId,
+    apiKeyType: 'INFERENCE',
+    description: 'integration',
+    expiresAt: null,
+    consumptionLimits: { usd: null, diem: null },
+    limitPeriod: 'EPOCH',
+    modelPrivacy: 'ALL',
+    ...over,
+  };
 }
 
 const verify = (secret: string) => h.rpc.send(KEYS.VERIFY, { secretHash: hashApiKeySecret(secret) });
@@ -32,12 +41,26 @@ describe('keys service over NATS', () => {
 
   it('creates a key whose secret verifies, lists and reads it back', async () => {
     const accountId = await newAccount();
-    const created = await h.rpc.send(KEYS.CREATE, keyRequest(accountId, { apiKeyType: 'ADMIN', expiresAt: '2030-01-01T00:00:00.000Z', consumptionLimits: { usd: 12.5, diem: null }, limitPeriod: 'MONTH' }));
+    const created = await h.rpc.send(
+      KEYS.CREATE,
+      keyRequest(accountId, { apiKeyType: 'ADMIN', expiresAt: '2030-01-01T00:00:00.000Z', consumptionLimits: { usd: 12.5, diem: null }, limitPeriod: 'MONTH' }),
+    );
     expect(created.apiKey).toMatch(/^svc_/);
     expect(created.data).toEqual(
-      expect.objectContaining({ apiKeyType: 'ADMIN', description: 'integration', expiresAt: '2030-01-01T00:00:00.000Z', consumptionLimits: { usd: 12.5, diem: null }, limitPeriod: 'MONTH', modelPrivacy: 'ALL', last6Chars: created.apiKey.slice(-6), lastUsedAt: null }),
+      expect.objectContaining({
+        apiKeyType: 'ADMIN',
+        description: 'integration',
+        expiresAt: '2030-01-01T00:00:00.000Z',
+        consumptionLimits: { usd: 12.5, diem: null },
+        limitPeriod: 'MONTH',
+        modelPrivacy: 'ALL',
+        last6Chars: created.apiKey.slice(-6),
+        lastUsedAt: null,
+      }),
     );
-    expect((await verify(created.apiKey)).key).toEqual(expect.objectContaining({ id: created.data.id, accountId, apiKeyType: 'ADMIN', expiresAt: '2030-01-01T00:00:00.000Z' }));
+    expect((await verify(created.apiKey)).key).toEqual(
+      expect.objectContaining({ id: created.data.id, accountId, apiKeyType: 'ADMIN', expiresAt: '2030-01-01T00:00:00.000Z' }),
+    );
     expect((await h.rpc.send(KEYS.LIST, { accountId })).data).toEqual([created.data]);
     expect((await h.rpc.send(KEYS.GET, { accountId, id: created.data.id })).data).toEqual(created.data);
   });
@@ -67,8 +90,24 @@ describe('keys service over NATS', () => {
   it('updates fields and persists them', async () => {
     const accountId = await newAccount();
     const { data } = await h.rpc.send(KEYS.CREATE, keyRequest(accountId));
-    const updated = await h.rpc.send(KEYS.UPDATE, { accountId, id: data.id, description: 'renamed', consumptionLimits: { usd: 5, diem: 2 }, limitPeriod: 'LIFETIME', modelPrivacy: 'PRIVATE_ONLY', expiresAt: '2031-02-03T04:05:06.000Z' });
-    expect(updated.data).toEqual(expect.objectContaining({ description: 'renamed', consumptionLimits: { usd: 5, diem: 2 }, limitPeriod: 'LIFETIME', modelPrivacy: 'PRIVATE_ONLY', expiresAt: '2031-02-03T04:05:06.000Z' }));
+    const updated = await h.rpc.send(KEYS.UPDATE, {
+      accountId,
+      id: data.id,
+      description: 'renamed',
+      consumptionLimits: { usd: 5, diem: 2 },
+      limitPeriod: 'LIFETIME',
+      modelPrivacy: 'PRIVATE_ONLY',
+      expiresAt: '2031-02-03T04:05:06.000Z',
+    });
+    expect(updated.data).toEqual(
+      expect.objectContaining({
+        description: 'renamed',
+        consumptionLimits: { usd: 5, diem: 2 },
+        limitPeriod: 'LIFETIME',
+        modelPrivacy: 'PRIVATE_ONLY',
+        expiresAt: '2031-02-03T04:05:06.000Z',
+      }),
+    );
     expect((await h.rpc.send(KEYS.GET, { accountId, id: data.id })).data).toEqual(updated.data);
   });
 

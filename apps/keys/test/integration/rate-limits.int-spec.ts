@@ -65,7 +65,12 @@ describe('rate-limit overrides in svc_keys', () => {
     expect(await repo.patchAccount(accountId, 'text:L', { tpm: null })).toEqual({ target: 'text:L', rpm: 120, tpm: null, rpd: null });
     expect(await repo.patchAccount(accountId, 'text:L', { rpm: null })).toBeNull();
     expect(await repo.clearKey(keyId)).toBe(1);
-    expect(await repo.forAccount(accountId)).toEqual({ accountId, apiTier: 'partner', account: [{ target: '*', rpm: null, tpm: null, rpd: 10_000 }], keys: [] });
+    expect(await repo.forAccount(accountId)).toEqual({
+      accountId,
+      apiTier: 'partner',
+      account: [{ target: '*', rpm: null, tpm: null, rpd: 10_000 }],
+      keys: [],
+    });
     expect(await repo.clearAccount(accountId)).toBe(1);
     expect((await verify(secret))?.rateLimits).toEqual({ apiTier: 'partner', account: [], key: [] });
   });

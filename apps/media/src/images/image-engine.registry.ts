@@ -55,15 +55,42 @@ export class ImageEngineRegistry {
       for (const model of catalog.ofType(type)) {
         const engine = model.engine;
         if (engine.kind === 'embedded-onnx-diffusion' && model.type !== 'upscale') {
-          const onnx = new OnnxDiffusionEngine({ modelPath: path.resolve(options.modelsDir, engine.file), maxParallel: engine.maxParallel, maxQueue: engine.maxQueue, threads: options.threads || undefined });
+          const onnx = new OnnxDiffusionEngine({
+            modelPath: path.resolve(options.modelsDir, engine.file),
+            maxParallel: engine.maxParallel,
+            maxQueue: engine.maxQueue,
+            threads: options.threads || undefined,
+          });
           this.engines.set(model.id, new EmbeddedDiffusion(onnx));
         } else if (engine.kind === 'openai-compatible' && model.type !== 'upscale') {
           const apiKey = engine.apiKeyEnv ? process.env[engine.apiKeyEnv] : undefined;
-          this.engines.set(model.id, new OpenAiImageEngine({ baseUrl: engine.baseUrl, model: engine.model, apiKey, timeoutMs: engine.timeoutMs, maxParallel: Math.min(engine.connections, 16) }));
+          this.engines.set(
+            model.id,
+            new OpenAiImageEngine({
+              baseUrl: engine.baseUrl,
+              model: engine.model,
+              apiKey,
+              timeoutMs: engine.timeoutMs,
+              maxParallel: Math.min(engine.connections, 16),
+            }),
+          );
         } else if (engine.kind === 'sdapi' && model.type !== 'upscale') {
           const auth = engine.authEnv ? process.env[engine.authEnv] : undefined;
           if (engine.authEnv && !auth) this.failures.set(model.id, `environment variable ${engine.authEnv} (engine.authEnv) is not set`);
-          else this.engines.set(model.id, new SdapiImageEngine({ baseUrl: engine.baseUrl, checkpoint: engine.checkpoint, sampler: engine.sampler, auth, timeoutMs: engine.timeoutMs, maxParallel: engine.maxParallel, maxQueue: engine.maxQueue, denoisingStrength: engine.denoisingStrength }));
+          else
+            this.engines.set(
+              model.id,
+              new SdapiImageEngine({
+                baseUrl: engine.baseUrl,
+                checkpoint: engine.checkpoint,
+                sampler: engine.sampler,
+                auth,
+                timeoutMs: engine.timeoutMs,
+                maxParallel: engine.maxParallel,
+                maxQueue: engine.maxQueue,
+                denoisingStrength: engine.denoisingStrength,
+              }),
+            );
         } else if (!isClassicalUpscaler(model)) {
           this.failures.set(model.id, `engine ${engine.kind} is not supported by the media service yet`);
         }
@@ -91,7 +118,8 @@ export class ImageEngineRegistry {
   /** The model of one of `types`, or 404 naming what exists. */
   model(id: string, types: ReadonlyArray<ModelDefinition['type']>): ModelDefinition {
     const model = this.catalog.get(id);
-    if (!model || !types.includes(model.type)) throw new DomainError(ErrorCode.ModelNotFound, `Model "${id}" does not exist or is not a ${types.join(' or ')} model.`);
+    if (!model || !types.includes(model.type))
+      throw new DomainError(ErrorCode.ModelNotFound, `Model "${id}" does not exist or is not a ${types.join(' or ')} model.`);
     return model;
   }
 

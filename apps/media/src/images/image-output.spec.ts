@@ -39,7 +39,10 @@ describe('finishImage', () => {
   });
 
   it('marks the bottom-right corner only, and skips images too small for the mark', async () => {
-    const raw = async (watermark: boolean) => sharp(await finishImage(pattern(), 32, 32, { ...opts, width: 256, height: 256, watermark })).raw().toBuffer();
+    const raw = async (watermark: boolean) =>
+      sharp(await finishImage(pattern(), 32, 32, { ...opts, width: 256, height: 256, watermark }))
+        .raw()
+        .toBuffer();
     const [marked, clean] = await Promise.all([raw(true), raw(false)]);
     const at = (buf: Buffer, x: number, y: number) => buf[(y * 256 + x) * 3];
     let changed = 0;
@@ -51,7 +54,9 @@ describe('finishImage', () => {
 
   it('blurs so that edges disappear', async () => {
     const edge = async (blur: boolean) => {
-      const data = await sharp(await finishImage(pattern(), 32, 32, { ...opts, width: 128, height: 128, blur })).raw().toBuffer();
+      const data = await sharp(await finishImage(pattern(), 32, 32, { ...opts, width: 128, height: 128, blur }))
+        .raw()
+        .toBuffer();
       // The red/blue border at x = 32 in a 128-wide image (the square spans 32..96).
       return Math.abs(data[(64 * 128 + 30) * 3] - data[(64 * 128 + 34) * 3]);
     };

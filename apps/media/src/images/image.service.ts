@@ -15,7 +15,7 @@ import {
 } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { Logger } from '@svc/logging';
-import { BillingSettler } from '@svc/messaging';
+import { BillingSettler } from '@svc/billing-client';
 import { MEDIA_CONFIG, MediaConfig } from '../config';
 import { UpstreamImage } from '../engines/upstream/openai-image.engine';
 import { finishImage } from './image-output';
@@ -41,76 +41,102 @@ export class ImageService {
   async generate({ caller, params, billing }: ImageGenerateRequest): Promise<ImageGenerateReply> {
     const started = Date.now();
     return this.billing.around(billing, caller.requestId, async (charge) => {
-        const model = this.engines.model(params.model, ['image']);
-        const engine = this.engines.engine(model);
-        let { prompt, negativePrompt } = params;
-        if (params.stylePreset !== undefined) {
-          const style = findStyle(params.stylePreset);
-          if (!style) throw invalid('style_preset', `Unknown style "${params.stylePreset}". See GET /api/v1/image/styles.`);
-          ({ prompt, negativePrompt } = applyStyle(style, prompt, negativePrompt));
-        }
-        const seed = params.seed ?? randomInt(0, SEED_MAX);
-        const variants = Math.max(1, params.variants);
-        // Variants are the same request with consecutive seeds, so each is reproducible on its own
-        // (engines that batch, like sdapi's batch_size, number their images the same way).
-        const request = { prompt, negativePrompt, steps: params.steps, cfgScale: params.cfgScale, seed, width: params.width, height: params.height };
-        const raw =
-          engine.generateBatch && variants > 1
-            ? await engine.generateBatch(request, variants)
-            : await Promise.all(Array.from({ length: variants }, (_, i) => engine.generate({ ...request, seed: seed + i })));
-        const inferenceMs = Date.now() - started;
-        const images = await Promise.all(
-          raw.map((out) =>
-            this.deliver(out, caller.requestId, {
-              width: params.width,
-              height: params.height,
-              format: params.format,
-              safeMode: params.safeMode,
-              watermark: !params.hideWatermark,
-              exif: params.embedExifMetadata
-                ? {
-                    description: prompt,
-                    software: `svc ${model.id}`,
-                    comment: JSON.stringify({
-                      model: model.id,
-                      seed: out.seed,
-                      steps: out.steps,
-                      cfg_scale: out.cfgScale,
-                      width: params.width,
-                      height: params.height,
-                      ...(negativePrompt ? { negative_prompt: negativePrompt } : {}),
-                      ...(params.stylePreset ? { style_preset: params.stylePreset } : {}),
-                    }),
-                  }
-                : undefined,
-            }),
-          ),
-        );
-        const totalMs = Date.now() - started;
-        charge({ kind: 'image', images: images.length, resolution: params.resolution, quality: params.quality });
-        this.logger.info({ requestId: caller.requestId, model: model.id, images: images.length, width: params.width, height: params.height, blurred: images.filter((i) => i.blurred).length, ms: totalMs }, 'images generated');
-        return {
-          images,
-          seed,
-          timing: { inferenceMs, postprocessMs: totalMs - inferenceMs, totalMs },
-          blurred: images.some((i) => i.blurred),
-          contentViolation: false,
-        };
+      const model = this.engines.model(params.model, ['image']);
+      const engine = this.engines.engine(model);
+      let { prompt, negativePrompt } = params;
+      if (params.stylePreset !== undefined) {
+        const style = findStyle(params.stylePreset);
+        if (!style) throw invalid('style_preset', `Unknown style "${params.stylePreset}". See GET /api/v1/image/styles.`);
+        ({ prompt, negativePrompt } = applyStyle(style, prompt, negativePrompt));
+      }
+      const seed = params.seed ?? randomInt(0, SEED_MAX);
+      const variants = Math.max(1, params.variants);
+      // Variants are the same request with consecutive seeds, so each is reproducible on its own
+      // (engines that batch, like sdapi's batch_size, number their images the same way).
+      const request = { prompt, negativePrompt, steps: params.steps, cfgScale: params.cfgScale, seed, width: params.width, height: params.height };
+      const raw =
+        engine.generateBatch && variants > 1
+          ? await engine.generateBatch(request, variants)
+          : await Promise.all(Array.from({ length: variants }, (_, i) => engine.generate({ ...request, seed: seed + i })));
+      const inferenceMs = Date.now() - started;
+      const images = await Promise.all(
+        raw.map((out) =>
+          this.deliver(out, caller.requestId, {
+            width: params.width,
+            height: params.height,
+            format: params.format,
+            safeMode: params.safeMode,
+            watermark: !params.hideWatermark,
+            exif: params.embedExifMetadata
+              ? {
+                  description: prompt,
+                  software: `svc ${model.id}`,
+                  comment: JSON.stringify({
+                    model: model.id,
+                    seed: out.seed,
+                    steps: out.steps,
+                    cfg_scale: out.cfgScale,
+                    width: params.width,
+                    height: params.height,
+                    ...(negativePrompt ? { negative_prompt: negativePrompt } : {}),
+                    ...(params.stylePreset ? { style_preset: params.stylePreset } : {}),
+                  }),
+                }
+              : undefined,
+          }),
+        ),
+      );
+      const totalMs = Date.now() - started;
+      charge({ kind: 'image', images: images.length, resolution: params.resolution, quality: params.quality });
+      this.logger.info(
+        {
+          requestId: caller.requestId,
+          model: model.id,
+          images: images.length,
+          width: params.width,
+          height: params.height,
+          blurred: images.filter((i) => i.blurred).length,
+          ms: totalMs,
+        },
+        'images generated',
+      );
+      return {
+        images,
+        seed,
+        timing: { inferenceMs, postprocessMs: totalMs - inferenceMs, totalMs },
+        blurred: images.some((i) => i.blurred),
+        contentViolation: false,
+      };
     });
   }
 
   async edit({ caller, params, billing }: ImageEditRequest): Promise<ImageFileReply> {
     const started = Date.now();
     return this.billing.around(billing, caller.requestId, async (charge) => {
-        const model = this.engines.model(params.model, ['inpaint', 'image']);
-        const engine = this.engines.engine(model);
-        const input = await this.decodeInput(params.image);
-        const out = await engine.generate({ prompt: params.prompt, init: { data: input.data, width: input.width, height: input.height, channels: 3 }, seed: params.seed, width: params.width, height: params.height });
-        const image = await this.deliver(out, caller.requestId, { width: params.width, height: params.height, format: params.format, safeMode: params.safeMode, watermark: false });
-        const totalMs = Date.now() - started;
-        charge({ kind: 'image-edit', edits: 1, resolution: params.resolution, quality: params.quality });
-        this.logger.info({ requestId: caller.requestId, model: model.id, width: image.width, height: image.height, blurred: image.blurred, ms: totalMs }, 'image edited');
-        return { image, timing: { totalMs } };
+      const model = this.engines.model(params.model, ['inpaint', 'image']);
+      const engine = this.engines.engine(model);
+      const input = await this.decodeInput(params.image);
+      const out = await engine.generate({
+        prompt: params.prompt,
+        init: { data: input.data, width: input.width, height: input.height, channels: 3 },
+        seed: params.seed,
+        width: params.width,
+        height: params.height,
+      });
+      const image = await this.deliver(out, caller.requestId, {
+        width: params.width,
+        height: params.height,
+        format: params.format,
+        safeMode: params.safeMode,
+        watermark: false,
+      });
+      const totalMs = Date.now() - started;
+      charge({ kind: 'image-edit', edits: 1, resolution: params.resolution, quality: params.quality });
+      this.logger.info(
+        { requestId: caller.requestId, model: model.id, width: image.width, height: image.height, blurred: image.blurred, ms: totalMs },
+        'image edited',
+      );
+      return { image, timing: { totalMs } };
     });
   }
 
@@ -118,49 +144,67 @@ export class ImageService {
   async upscale({ caller, params, billing }: ImageUpscaleRequest): Promise<ImageFileReply> {
     const started = Date.now();
     return this.billing.around(billing, caller.requestId, async (charge) => {
-        const model = this.engines.model(params.model, ['upscale']);
-        const bytes = await this.take(params.image);
-        const meta = await sharp(bytes)
-          .metadata()
-          .catch(() => {
-            throw invalid('image', 'The image could not be decoded.');
-          });
-        const width = meta.autoOrient?.width ?? meta.width;
-        const height = meta.autoOrient?.height ?? meta.height;
-        if (!width || !height) throw invalid('image', 'The image has no dimensions.');
-        const scale = Math.min(params.scale, Math.sqrt(MAX_UPSCALE_PIXELS / (width * height)));
-        const outWidth = Math.max(1, Math.floor(width * scale));
-        const outHeight = Math.max(1, Math.floor(height * scale));
-        let image = sharp(bytes).rotate().resize(outWidth, outHeight, { kernel: 'lanczos3', fit: 'fill' });
-        if (params.creativity > 0) image = image.sharpen({ sigma: 0.5 + Math.min(params.creativity, 1) * 2.5 });
-        const png = await image
-          .png({ compressionLevel: 6 })
-          .toBuffer()
-          .catch(() => {
-            throw invalid('image', 'The image could not be decoded.');
-          });
-        const ref = await this.blobs.put(png, this.config.IMAGE_BLOB_TTL_MS);
-        const totalMs = Date.now() - started;
-        charge({ kind: 'upscale', images: 1, factor: params.scale > 2 ? '4x' : '2x' });
-        this.logger.info({ requestId: caller.requestId, model: model.id, width: outWidth, height: outHeight, ms: totalMs }, 'image upscaled');
-        return { image: { ...ref, width: outWidth, height: outHeight, format: 'png', blurred: false, nsfwScore: null }, timing: { totalMs } };
+      const model = this.engines.model(params.model, ['upscale']);
+      const bytes = await this.take(params.image);
+      const meta = await sharp(bytes)
+        .metadata()
+        .catch(() => {
+          throw invalid('image', 'The image could not be decoded.');
+        });
+      const width = meta.autoOrient?.width ?? meta.width;
+      const height = meta.autoOrient?.height ?? meta.height;
+      if (!width || !height) throw invalid('image', 'The image has no dimensions.');
+      const scale = Math.min(params.scale, Math.sqrt(MAX_UPSCALE_PIXELS / (width * height)));
+      const outWidth = Math.max(1, Math.floor(width * scale));
+      const outHeight = Math.max(1, Math.floor(height * scale));
+      let image = sharp(bytes).rotate().resize(outWidth, outHeight, { kernel: 'lanczos3', fit: 'fill' });
+      if (params.creativity > 0) image = image.sharpen({ sigma: 0.5 + Math.min(params.creativity, 1) * 2.5 });
+      const png = await image
+        .png({ compressionLevel: 6 })
+        .toBuffer()
+        .catch(() => {
+          throw invalid('image', 'The image could not be decoded.');
+        });
+      const ref = await this.blobs.put(png, this.config.IMAGE_BLOB_TTL_MS);
+      const totalMs = Date.now() - started;
+      charge({ kind: 'upscale', images: 1, factor: params.scale > 2 ? '4x' : '2x' });
+      this.logger.info({ requestId: caller.requestId, model: model.id, width: outWidth, height: outHeight, ms: totalMs }, 'image upscaled');
+      return { image: { ...ref, width: outWidth, height: outHeight, format: 'png', blurred: false, nsfwScore: null }, timing: { totalMs } };
     });
   }
 
   private async deliver(
     out: UpstreamImage,
     requestId: string,
-    o: { width: number; height: number; format: GeneratedImageRef['format']; safeMode: boolean; watermark: boolean; exif?: { description: string; software: string; comment: string } },
+    o: {
+      width: number;
+      height: number;
+      format: GeneratedImageRef['format'];
+      safeMode: boolean;
+      watermark: boolean;
+      exif?: { description: string; software: string; comment: string };
+    },
   ): Promise<GeneratedImageRef> {
     const verdict = o.safeMode ? await this.safeMode.check(out.rgb, out.width, out.height, requestId) : { score: null, blur: false };
-    const file = await finishImage(out.rgb, out.width, out.height, { width: o.width, height: o.height, format: o.format, watermark: o.watermark, blur: verdict.blur, exif: o.exif });
+    const file = await finishImage(out.rgb, out.width, out.height, {
+      width: o.width,
+      height: o.height,
+      format: o.format,
+      watermark: o.watermark,
+      blur: verdict.blur,
+      exif: o.exif,
+    });
     const ref = await this.blobs.put(file, this.config.IMAGE_BLOB_TTL_MS);
     return { ...ref, width: o.width, height: o.height, format: o.format, blurred: verdict.blur, nsfwScore: verdict.score };
   }
 
   private async take(blob: ImageBlob): Promise<Buffer> {
     const bytes = await this.blobs.take(blob.blobId);
-    if (!bytes) throw new DomainError(ErrorCode.Validation, 'The uploaded image expired before it was processed; send it again.', { _errors: [], image: { _errors: ['expired'] } });
+    if (!bytes)
+      throw new DomainError(ErrorCode.Validation, 'The uploaded image expired before it was processed; send it again.', {
+        _errors: [],
+        image: { _errors: ['expired'] },
+      });
     return bytes;
   }
 

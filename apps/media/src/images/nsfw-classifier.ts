@@ -33,7 +33,10 @@ export async function loadNsfwjsClassifier(): Promise<NsfwClassifier> {
       const input = tf.tensor3d(new Int32Array(pixels), [INPUT, INPUT, 3], 'int32');
       try {
         const predictions = await model.classify(input, 5);
-        return Math.min(1, predictions.filter((p) => ADULT_CLASSES.has(p.className)).reduce((sum, p) => sum + p.probability, 0));
+        return Math.min(
+          1,
+          predictions.filter((p) => ADULT_CLASSES.has(p.className)).reduce((sum, p) => sum + p.probability, 0),
+        );
       } finally {
         input.dispose();
       }

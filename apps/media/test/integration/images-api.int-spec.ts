@@ -17,7 +17,9 @@ let imageServer: http.Server;
 let imagePort: number;
 
 beforeAll(async () => {
-  const servedPng = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#30c060' } }).png().toBuffer();
+  const servedPng = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#30c060' } })
+    .png()
+    .toBuffer();
   imageServer = http.createServer((req, res) => {
     if (req.url === '/in.png') res.writeHead(200, { 'content-type': 'image/png' }).end(servedPng);
     else res.writeHead(404).end();
@@ -60,7 +62,17 @@ async function post(path: string, body: unknown, init: { key?: string; form?: Fo
 }
 
 const gen = (over: Record<string, unknown> = {}) =>
-  post('/image/generate', { model: 'svc-zoo-image', prompt: 'a red circle on a white background', width: 64, height: 64, steps: 4, seed: 7, safe_mode: false, format: 'png', ...over });
+  post('/image/generate', {
+    model: 'svc-zoo-image',
+    prompt: 'a red circle on a white background',
+    width: 64,
+    height: 64,
+    steps: 4,
+    seed: 7,
+    safe_mode: false,
+    format: 'png',
+    ...over,
+  });
 
 const rawPixels = async (file: Buffer) => sharp(file).removeAlpha().raw().toBuffer({ resolveWithObject: true });
 
@@ -97,7 +109,12 @@ describe('POST /image/generate', () => {
     for (const format of ['png', 'jpeg', 'webp'] as const) {
       const res = await gen({ format, width: 96, height: 48 });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ id: expect.any(String), images: [expect.any(String)], timing: expect.objectContaining({ total: expect.any(Number) }), request: expect.objectContaining({ format }) });
+      expect(res.body).toEqual({
+        id: expect.any(String),
+        images: [expect.any(String)],
+        timing: expect.objectContaining({ total: expect.any(Number) }),
+        request: expect.objectContaining({ format }),
+      });
       const meta = await sharp(Buffer.from(res.body.images[0], 'base64')).metadata();
       expect([meta.format, meta.width, meta.height]).toEqual([format, 96, 48]);
       expect(res.headers.get('x-svc-model-id')).toBe('svc-zoo-image');
@@ -121,9 +138,17 @@ describe('POST /image/generate', () => {
     expect(binary.headers.get('content-type')).toBe('image/jpeg');
     expect((await sharp(binary.bytes).metadata()).format).toBe('jpeg');
 
-    const viaGzip = await post('/image/generate', { model: 'svc-zoo-image', prompt: 'a red circle', width: 64, height: 64, steps: 2, seed: 1, safe_mode: false, return_binary: true, format: 'png' }, { headers: { 'accept-encoding': 'gzip, br' } });
+    const viaGzip = await post(
+      '/image/generate',
+      { model: 'svc-zoo-image', prompt: 'a red circle', width: 64, height: 64, steps: 2, seed: 1, safe_mode: false, return_binary: true, format: 'png' },
+      { headers: { 'accept-encoding': 'gzip, br' } },
+    );
     expect(viaGzip.headers.get('content-encoding')).toBeNull();
-    const json = await post('/image/generate', { model: 'svc-zoo-image', prompt: 'a red circle', width: 256, height: 256, steps: 2, seed: 1, safe_mode: false, format: 'png' }, { headers: { 'accept-encoding': 'gzip, br' } });
+    const json = await post(
+      '/image/generate',
+      { model: 'svc-zoo-image', prompt: 'a red circle', width: 256, height: 256, steps: 2, seed: 1, safe_mode: false, format: 'png' },
+      { headers: { 'accept-encoding': 'gzip, br' } },
+    );
     expect(json.status).toBe(200);
     expect(['gzip', 'br']).toContain(json.headers.get('content-encoding'));
   });
@@ -147,7 +172,12 @@ describe('POST /image/generate', () => {
     expect(meta.exif).toBeDefined();
     const exif = exifReader(meta.exif!);
     expect(exif.Image?.ImageDescription).toBe(prompt);
-    const settings = JSON.parse(Buffer.from(exif.Photo?.UserComment as Buffer).toString('utf8').replace(/^(ASCII|UNICODE)?\0*/, '').replace(/\0/g, ''));
+    const settings = JSON.parse(
+      Buffer.from(exif.Photo?.UserComment as Buffer)
+        .toString('utf8')
+        .replace(/^(ASCII|UNICODE)?\0*/, '')
+        .replace(/\0/g, ''),
+    );
     expect(settings).toMatchObject({ model: 'svc-zoo-image', seed: 7, steps: 4, width: 64, height: 64 });
     const without = await gen({ prompt, format: 'jpeg', return_binary: true });
     expect((await sharp(without.bytes).metadata()).exif).toBeUndefined();
@@ -158,7 +188,8 @@ describe('POST /image/generate', () => {
     const clean = await rawPixels((await gen({ width: 256, height: 256, return_binary: true, hide_watermark: true })).bytes);
     const diff = (x0: number, y0: number, x1: number, y1: number) => {
       let d = 0;
-      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) for (let c = 0; c < 3; c++) d += Math.abs(marked.data[(y * 256 + x) * 3 + c] - clean.data[(y * 256 + x) * 3 + c]);
+      for (let y = y0; y < y1; y++)
+        for (let x = x0; x < x1; x++) for (let c = 0; c < 3; c++) d += Math.abs(marked.data[(y * 256 + x) * 3 + c] - clean.data[(y * 256 + x) * 3 + c]);
       return d / ((x1 - x0) * (y1 - y0) * 3);
     };
     expect(diff(220, 245, 256, 256)).toBeGreaterThan(10);
@@ -244,7 +275,13 @@ describe('OpenAI-compatible endpoints through the official client', () => {
   const client = () => new OpenAI({ baseURL: stack.api, apiKey: stack.adminKey, maxRetries: 6 });
 
   it('images.generate returns b64_json PNGs of the requested size (OpenAI model names map to the default model)', async () => {
-    const result = await client().images.generate({ model: 'dall-e-3', prompt: 'a yellow triangle', size: '256x256', response_format: 'b64_json', moderation: 'low' } as never);
+    const result = await client().images.generate({
+      model: 'dall-e-3',
+      prompt: 'a yellow triangle',
+      size: '256x256',
+      response_format: 'b64_json',
+      moderation: 'low',
+    } as never);
     const meta = await sharp(Buffer.from(result.data![0].b64_json!, 'base64')).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['png', 256, 256]);
     const asUrl = await client().images.generate({ prompt: 'a yellow triangle', size: '256x256', response_format: 'url' });
@@ -252,15 +289,25 @@ describe('OpenAI-compatible endpoints through the official client', () => {
   });
 
   it('images.edit edits an uploaded PNG', async () => {
-    const input = await sharp({ create: { width: 320, height: 256, channels: 3, background: '#3050d0' } }).png().toBuffer();
-    const result = await client().images.edit({ image: await toFile(input, 'in.png', { type: 'image/png' }), prompt: 'a red circle', model: 'dall-e-2', size: '256x256' });
+    const input = await sharp({ create: { width: 320, height: 256, channels: 3, background: '#3050d0' } })
+      .png()
+      .toBuffer();
+    const result = await client().images.edit({
+      image: await toFile(input, 'in.png', { type: 'image/png' }),
+      prompt: 'a red circle',
+      model: 'dall-e-2',
+      size: '256x256',
+    });
     const meta = await sharp(Buffer.from(result.data![0].b64_json!, 'base64')).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['png', 256, 256]);
   });
 });
 
 describe('POST /image/edit', () => {
-  const png = (w: number, h: number) => sharp({ create: { width: w, height: h, channels: 3, background: '#d03030' } }).png().toBuffer();
+  const png = (w: number, h: number) =>
+    sharp({ create: { width: w, height: h, channels: 3, background: '#d03030' } })
+      .png()
+      .toBuffer();
 
   it('edits a multipart upload and returns the file (PNG at 1K, aspect ratio inferred from the input)', async () => {
     const form = new FormData();
@@ -276,7 +323,14 @@ describe('POST /image/edit', () => {
   });
 
   it('accepts base64 and the deprecated modelId, with JPEG by default at 2K', async () => {
-    const res = await post('/image/edit', { image: (await png(300, 300)).toString('base64'), prompt: 'a green ring', modelId: 'svc-zoo-image-edit', resolution: '2K', aspect_ratio: '1:1', safe_mode: false });
+    const res = await post('/image/edit', {
+      image: (await png(300, 300)).toString('base64'),
+      prompt: 'a green ring',
+      modelId: 'svc-zoo-image-edit',
+      resolution: '2K',
+      aspect_ratio: '1:1',
+      safe_mode: false,
+    });
     expect(res.status).toBe(200);
     const meta = await sharp(res.bytes).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 2048, 2048]);
@@ -315,7 +369,9 @@ describe('image URLs through the SSRF guard', () => {
 
 describe('POST /image/upscale', () => {
   it('upscales by the factor to a PNG (classical Lanczos), from multipart or base64', async () => {
-    const input = await sharp({ create: { width: 300, height: 256, channels: 3, background: '#20a040' } }).jpeg().toBuffer();
+    const input = await sharp({ create: { width: 300, height: 256, channels: 3, background: '#20a040' } })
+      .jpeg()
+      .toBuffer();
     const form = new FormData();
     form.set('image', new Blob([input], { type: 'image/jpeg' }), 'in.jpg');
     form.set('scale', '2');
@@ -329,7 +385,11 @@ describe('POST /image/upscale', () => {
   });
 
   it('refuses a scale outside 2-4 and a missing image', async () => {
-    const input = (await sharp({ create: { width: 300, height: 256, channels: 3, background: '#20a040' } }).png().toBuffer()).toString('base64');
+    const input = (
+      await sharp({ create: { width: 300, height: 256, channels: 3, background: '#20a040' } })
+        .png()
+        .toBuffer()
+    ).toString('base64');
     for (const scale of [1.5, 5]) {
       const res = await post('/image/upscale', { image: input, scale });
       expect(res.status).toBe(400);

@@ -14,7 +14,9 @@ describe('nsfwjs classifier (tfjs wasm backend)', () => {
   });
 
   it('scores ordinary pictures as not adult, as a probability', async () => {
-    const flat = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3366cc' } }).raw().toBuffer();
+    const flat = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3366cc' } })
+      .raw()
+      .toBuffer();
     const started = Date.now();
     const score = await classifier.score(new Uint8Array(flat), 64, 48);
     const ms = Date.now() - started;
@@ -24,7 +26,9 @@ describe('nsfwjs classifier (tfjs wasm backend)', () => {
   });
 
   it('gives the same score for the same pixels', async () => {
-    const img = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#e0c0a0' } }).raw().toBuffer();
+    const img = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#e0c0a0' } })
+      .raw()
+      .toBuffer();
     const a = await classifier.score(new Uint8Array(img), 32, 32);
     const b = await classifier.score(new Uint8Array(img), 32, 32);
     expect(a).toBe(b);

@@ -21,7 +21,14 @@ beforeAll(async () => {
   const catalog = parse(readFileSync(path.join(REPO_ROOT, 'config/models.yaml'), 'utf8')) as { models: Array<Record<string, any>> };
   const zoo = catalog.models.find((m) => m.id === 'svc-zoo-image');
   if (!zoo || zoo.engine?.kind !== 'embedded-onnx-diffusion') throw new Error('svc-zoo-image must be an embedded-onnx-diffusion model');
-  catalog.models.push({ ...zoo, id: MODEL, name: 'Zoo image, one at a time (test)', traits: [], engine: { ...zoo.engine, maxParallel: 1, maxQueue: 1 }, pricing: { generation: { usd: 0.001, diem: 0.001 } } });
+  catalog.models.push({
+    ...zoo,
+    id: MODEL,
+    name: 'Zoo image, one at a time (test)',
+    traits: [],
+    engine: { ...zoo.engine, maxParallel: 1, maxQueue: 1 },
+    pricing: { generation: { usd: 0.001, diem: 0.001 } },
+  });
   dir = mkdtempSync(path.join(os.tmpdir(), 'svc-queue-'));
   const catalogPath = path.join(dir, 'models.yaml');
   writeFileSync(catalogPath, stringify(catalog));
@@ -41,7 +48,16 @@ async function generate(seed: number): Promise<{ status: number; headers: Header
   const res = await fetch(`${stack.api}/image/generate`, {
     method: 'POST',
     headers: { authorization: `Bearer ${stack.adminKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ model: MODEL, prompt: 'a red circle on a white background', width: 64, height: 64, steps: 40, seed, format: 'png', safe_mode: false }),
+    body: JSON.stringify({
+      model: MODEL,
+      prompt: 'a red circle on a white background',
+      width: 64,
+      height: 64,
+      steps: 40,
+      seed,
+      format: 'png',
+      safe_mode: false,
+    }),
   });
   return { status: res.status, headers: res.headers, json: await res.json() };
 }

@@ -33,7 +33,8 @@ let forced: { status: number; body: unknown } | null = null;
 let delayMs = 0;
 
 async function render(body: any, img2img: boolean): Promise<{ status: number; body: unknown }> {
-  if (typeof body?.prompt !== 'string') return { status: 422, body: { detail: [{ loc: ['body', 'prompt'], msg: 'field required', type: 'value_error.missing' }] } };
+  if (typeof body?.prompt !== 'string')
+    return { status: 422, body: { detail: [{ loc: ['body', 'prompt'], msg: 'field required', type: 'value_error.missing' }] } };
   const width = body.width ?? 512;
   const height = body.height ?? 512;
   const batch = body.batch_size ?? 1;
@@ -49,10 +50,23 @@ async function render(body: any, img2img: boolean): Promise<{ status: number; bo
       return { status: 500, body: { error: 'HTTPException', detail: 'Invalid encoded image', body: '', errors: '' } };
     }
   } else {
-    images = await Promise.all(seeds.map((s) => sharp({ create: { width, height, channels: 3, background: { r: colourOf(s)[0], g: colourOf(s)[1], b: colourOf(s)[2] } } }).png().toBuffer()));
+    images = await Promise.all(
+      seeds.map((s) =>
+        sharp({ create: { width, height, channels: 3, background: { r: colourOf(s)[0], g: colourOf(s)[1], b: colourOf(s)[2] } } })
+          .png()
+          .toBuffer(),
+      ),
+    );
   }
   // The web UI's "return grid" option puts a grid of the batch first.
-  const grid = batch > 1 ? [await sharp({ create: { width: width * batch, height, channels: 3, background: '#000000' } }).png().toBuffer()] : [];
+  const grid =
+    batch > 1
+      ? [
+          await sharp({ create: { width: width * batch, height, channels: 3, background: '#000000' } })
+            .png()
+            .toBuffer(),
+        ]
+      : [];
   const info = JSON.stringify({ prompt: body.prompt, all_seeds: seeds, seed, width, height, index_of_first_image: grid.length });
   return { status: 200, body: { images: [...grid, ...images].map((b) => b.toString('base64')), parameters: {}, info } };
 }
@@ -75,7 +89,8 @@ beforeAll(async () => {
       if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
       let reply: { status: number; body: unknown };
       if (forced) reply = forced;
-      else if (req.headers.authorization !== `Basic ${Buffer.from(AUTH).toString('base64')}`) reply = { status: 401, body: { detail: 'Incorrect username or password' } };
+      else if (req.headers.authorization !== `Basic ${Buffer.from(AUTH).toString('base64')}`)
+        reply = { status: 401, body: { detail: 'Incorrect username or password' } };
       else if (req.method === 'POST' && req.url === '/sdapi/v1/txt2img') reply = await render(body, false);
       else if (req.method === 'POST' && req.url === '/sdapi/v1/img2img') reply = await render(body, true);
       else reply = { status: 404, body: { detail: 'Not Found' } };
@@ -100,14 +115,32 @@ beforeEach(() => {
 });
 
 describe('SdapiImageEngine', () => {
-  const engine = (over: Partial<ConstructorParameters<typeof SdapiImageEngine>[0]> = {}) => new SdapiImageEngine({ baseUrl: serverUrl, auth: AUTH, timeoutMs: 5_000, ...over });
+  const engine = (over: Partial<ConstructorParameters<typeof SdapiImageEngine>[0]> = {}) =>
+    new SdapiImageEngine({ baseUrl: serverUrl, auth: AUTH, timeoutMs: 5_000, ...over });
 
   it('generates one image through txt2img and decodes it to RGB', async () => {
-    const out = await engine({ checkpoint: 'v1-5.safetensors', sampler: 'Euler a' }).generate({ prompt: 'a cat', width: 96, height: 64, seed: 5, steps: 9, cfgScale: 3.5 });
+    const out = await engine({ checkpoint: 'v1-5.safetensors', sampler: 'Euler a' }).generate({
+      prompt: 'a cat',
+      width: 96,
+      height: 64,
+      seed: 5,
+      steps: 9,
+      cfgScale: 3.5,
+    });
     expect([out.width, out.height, out.rgb.length, out.seed]).toEqual([96, 64, 96 * 64 * 3, 5]);
     expect(Array.from(out.rgb.subarray(0, 3))).toEqual(colourOf(5));
     expect(seen[0].path).toBe('/sdapi/v1/txt2img');
-    expect(seen[0].body).toMatchObject({ prompt: 'a cat', seed: 5, batch_size: 1, width: 96, height: 64, steps: 9, cfg_scale: 3.5, sampler_name: 'Euler a', override_settings: { sd_model_checkpoint: 'v1-5.safetensors' } });
+    expect(seen[0].body).toMatchObject({
+      prompt: 'a cat',
+      seed: 5,
+      batch_size: 1,
+      width: 96,
+      height: 64,
+      steps: 9,
+      cfg_scale: 3.5,
+      sampler_name: 'Euler a',
+      override_settings: { sd_model_checkpoint: 'v1-5.safetensors' },
+    });
   });
 
   it('makes a batch in one call, drops the grid and numbers seeds from the first', async () => {
@@ -139,9 +172,21 @@ describe('SdapiImageEngine', () => {
 
   it('refuses an answer without enough images or with an undecodable one', async () => {
     forced = { status: 200, body: { images: [], info: '{}' } };
-    expect(((await engine().generate({ prompt: 'x' }).catch((e: unknown) => e)) as DomainError).message).toMatch(/without the images/);
+    expect(
+      (
+        (await engine()
+          .generate({ prompt: 'x' })
+          .catch((e: unknown) => e)) as DomainError
+      ).message,
+    ).toMatch(/without the images/);
     forced = { status: 200, body: { images: [Buffer.from('not a png').toString('base64')], info: '{}' } };
-    expect(((await engine().generate({ prompt: 'x' }).catch((e: unknown) => e)) as DomainError).message).toMatch(/could not be decoded/);
+    expect(
+      (
+        (await engine()
+          .generate({ prompt: 'x' })
+          .catch((e: unknown) => e)) as DomainError
+      ).message,
+    ).toMatch(/could not be decoded/);
   });
 });
 
@@ -157,7 +202,14 @@ describe('sdapi models through the gateway', () => {
         id: 'svc-sdapi-image',
         name: 'SD web UI (test)',
         type: 'image',
-        engine: { kind: 'sdapi', baseUrl: serverUrl, checkpoint: 'sd_xl_base_1.0.safetensors', sampler: 'DPM++ 2M', authEnv: 'SDAPI_TEST_AUTH', timeoutMs: 20_000 },
+        engine: {
+          kind: 'sdapi',
+          baseUrl: serverUrl,
+          checkpoint: 'sd_xl_base_1.0.safetensors',
+          sampler: 'DPM++ 2M',
+          authEnv: 'SDAPI_TEST_AUTH',
+          timeoutMs: 20_000,
+        },
         modelSource: 'upstream',
         pricing: { generation: { usd: 0.004, diem: 0.004 } },
         constraints: { sizing: 'pixels', steps: { default: 20, max: 50 }, cfgScale: { default: 7, max: 20 } },
@@ -194,9 +246,18 @@ describe('sdapi models through the gateway', () => {
   }, 60_000);
 
   async function post(route: string, body: unknown): Promise<{ status: number; headers: Headers; json: any; bytes: Buffer }> {
-    const res = await fetch(`${stack.api}${route}`, { method: 'POST', headers: { authorization: `Bearer ${stack.adminKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${stack.api}${route}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${stack.adminKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     const bytes = Buffer.from(await res.arrayBuffer());
-    return { status: res.status, headers: res.headers, json: (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(bytes.toString()) : undefined, bytes };
+    return {
+      status: res.status,
+      headers: res.headers,
+      json: (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(bytes.toString()) : undefined,
+      bytes,
+    };
   }
 
   async function balanceNanoUsd(): Promise<number> {
@@ -267,16 +328,36 @@ describe('sdapi models through the gateway', () => {
   });
 
   it("rounds the size to the server's multiple of 8 and still answers the exact size asked for", async () => {
-    const res = await post('/image/generate', { model: 'svc-sdapi-image', prompt: 'a boat', width: 300, height: 210, seed: 1, format: 'jpeg', safe_mode: false, return_binary: true });
+    const before = await balanceNanoUsd();
+    const res = await post('/image/generate', {
+      model: 'svc-sdapi-image',
+      prompt: 'a boat',
+      width: 300,
+      height: 210,
+      seed: 1,
+      format: 'jpeg',
+      safe_mode: false,
+      return_binary: true,
+    });
     expect(res.status).toBe(200);
     expect(seen[0].body).toMatchObject({ width: 304, height: 208, batch_size: 1, steps: 20, cfg_scale: 7 });
     expect(await sharp(res.bytes).metadata()).toMatchObject({ format: 'jpeg', width: 300, height: 210 });
+    // Settled before the next test reads its balance (settlements travel in batches).
+    expect(await spentSince(before, 4_000_000)).toBe(4_000_000);
   });
 
   it('edits through img2img with the input as a PNG and the catalog denoising strength', async () => {
     const before = await balanceNanoUsd();
-    const input = await sharp({ create: { width: 512, height: 512, channels: 3, background: '#3050d0' } }).png().toBuffer();
-    const res = await post('/image/edit', { model: 'svc-sdapi-edit', image: input.toString('base64'), prompt: 'make it night', aspect_ratio: '1:1', safe_mode: false });
+    const input = await sharp({ create: { width: 512, height: 512, channels: 3, background: '#3050d0' } })
+      .png()
+      .toBuffer();
+    const res = await post('/image/edit', {
+      model: 'svc-sdapi-edit',
+      image: input.toString('base64'),
+      prompt: 'make it night',
+      aspect_ratio: '1:1',
+      safe_mode: false,
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/png');
     expect(await sharp(res.bytes).metadata()).toMatchObject({ format: 'png', width: 1024, height: 1024 });

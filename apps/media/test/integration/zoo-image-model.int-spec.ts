@@ -39,7 +39,11 @@ describe('zoo image model files', () => {
     expect(lines.length).toBe(2);
     for (const line of lines) {
       const [sha256, name] = line.split(/\s+\*?/);
-      expect(`${name} ${createHash('sha256').update(fs.readFileSync(path.join(dir, name))).digest('hex')}`).toBe(`${name} ${sha256}`);
+      expect(
+        `${name} ${createHash('sha256')
+          .update(fs.readFileSync(path.join(dir, name)))
+          .digest('hex')}`,
+      ).toBe(`${name} ${sha256}`);
     }
   });
 

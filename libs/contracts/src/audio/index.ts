@@ -3,3 +3,4 @@ export * from './speech';
 export * from './transcription';
 export * from './audio-jobs';
 export * from './subjects';
+export * from './schemas';

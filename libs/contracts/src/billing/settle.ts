@@ -1,4 +1,5 @@
 import { BillingCurrency, Nano } from './money';
+import type { LeasedRequest } from './lease';
 import { SettledUsage } from './usage';
 
 /**
@@ -19,6 +20,8 @@ export interface SettleRequest {
   usage: SettledUsage | null;
   /** Time the inference took, for the usage history. */
   executionMs?: number;
+  /** The request was admitted under a lease: what billing needs to create its settled reservation. */
+  lease?: LeasedRequest;
 }
 
 export type SettleStatus = 'settled' | 'released' | 'fallback-recorded' | 'already-final' | 'not-found';

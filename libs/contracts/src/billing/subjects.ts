@@ -1,4 +1,5 @@
 import { BalanceReply, BalanceRequest, BootstrapCreditReply, BootstrapCreditRequest, KeyUsageReply, KeyUsageRequest } from './account';
+import { LeaseCloseReply, LeaseCloseRequest, LeasedRequest, LeaseOpenReply, LeaseOpenRequest, SettleBatchReply, SettleBatchRequest } from './lease';
 import { ReserveReply, ReserveRequest } from './reserve';
 import { SettleReply, SettleRequest } from './settle';
 import { UsageAnalyticsReply, UsageAnalyticsRequest, UsageHistoryReply, UsageHistoryRequest } from './usage-history';
@@ -8,6 +9,12 @@ export const BILLING = {
   RESERVE: 'billing.cmd.reserve.v1',
   /** The service that ran the request (or the gateway, as release path and fallback) settles it. */
   SETTLE: 'billing.cmd.settle.v1',
+  /** Settlements from one service, batched (one message and one transaction per batch). */
+  SETTLE_BATCH: 'billing.cmd.settle-batch.v1',
+  /** A gateway replica takes a block of an account's credit to admit requests locally (docs/billing.md, "Leases"). */
+  LEASE_OPEN: 'billing.cmd.lease-open.v1',
+  /** The replica returns what it did not use. */
+  LEASE_CLOSE: 'billing.cmd.lease-close.v1',
   BALANCE: 'billing.cmd.balance.v1',
   USAGE_HISTORY: 'billing.cmd.usage-history.v1',
   USAGE_ANALYTICS: 'billing.cmd.usage-analytics.v1',
@@ -18,14 +25,18 @@ export const BILLING = {
 
 /** What a service needs to settle the request it runs (passed by the gateway with the request). */
 export interface RequestBilling {
+  /** Admitted with its own reservation: that reservation's id. Under a lease: the id its settlement will have. */
   reservationId: string;
+  /** Set when the request was admitted under a lease (no reservation row exists until it settles). */
+  lease?: LeasedRequest;
 }
-/** @deprecated the chat name of RequestBilling. */
-export type ChatBilling = RequestBilling;
 
 export interface BillingRpc {
   [BILLING.RESERVE]: { req: ReserveRequest; res: ReserveReply };
   [BILLING.SETTLE]: { req: SettleRequest; res: SettleReply };
+  [BILLING.SETTLE_BATCH]: { req: SettleBatchRequest; res: SettleBatchReply };
+  [BILLING.LEASE_OPEN]: { req: LeaseOpenRequest; res: LeaseOpenReply };
+  [BILLING.LEASE_CLOSE]: { req: LeaseCloseRequest; res: LeaseCloseReply };
   [BILLING.BALANCE]: { req: BalanceRequest; res: BalanceReply };
   [BILLING.USAGE_HISTORY]: { req: UsageHistoryRequest; res: UsageHistoryReply };
   [BILLING.USAGE_ANALYTICS]: { req: UsageAnalyticsRequest; res: UsageAnalyticsReply };

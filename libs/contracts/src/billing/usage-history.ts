@@ -53,7 +53,15 @@ export interface AnalyticsBreakdown {
 export interface UsageAnalyticsReply {
   lookback: string;
   byDate: Array<{ date: string; USD: number; DIEM: number }>;
-  byModel: Array<{ modelName: string; unitType: string; modelType: string | null; totalUsd: number; totalDiem: number; totalUnits: number; breakdown?: AnalyticsBreakdown[] }>;
+  byModel: Array<{
+    modelName: string;
+    unitType: string;
+    modelType: string | null;
+    totalUsd: number;
+    totalDiem: number;
+    totalUnits: number;
+    breakdown?: AnalyticsBreakdown[];
+  }>;
   byModelDaily: Array<Record<string, number>>;
   topModels: string[];
   /** Keyed by API key id; the gateway adds descriptions. */

@@ -43,17 +43,3 @@ export interface CharacterReviewView {
   isOwner: boolean;
   createdAt: string;
 }
-
-/** What an operator writes to create (or replace) a character. */
-export interface CharacterInput {
-  slug: string;
-  name: string;
-  description: string | null;
-  systemPrompt: string;
-  modelId: string;
-  tags: string[];
-  categories: string[];
-  adult: boolean;
-  webEnabled: boolean;
-  featured: boolean;
-}

@@ -1,2 +1,3 @@
 export * from './character';
 export * from './subjects';
+export * from './schemas';

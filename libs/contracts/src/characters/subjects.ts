@@ -1,4 +1,5 @@
-import { CharacterInput, CharacterReviewView, CharacterSort, CharacterView, SortOrder } from './character';
+import { CharacterReviewView, CharacterSort, CharacterView, SortOrder } from './character';
+import { CharacterInput } from './schemas';
 
 /** Characters live in the chat service's database; the gateway reads and (ADMIN) writes them here. */
 export const CHARACTERS = {

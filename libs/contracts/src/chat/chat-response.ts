@@ -18,7 +18,12 @@ export interface Usage {
 
 /** OpenAI's per-token log probabilities (`choices[].logprobs`). */
 export interface ChoiceLogprobs {
-  content: Array<{ token: string; logprob: number; bytes: number[] | null; top_logprobs: Array<{ token: string; logprob: number; bytes: number[] | null }> }> | null;
+  content: Array<{
+    token: string;
+    logprob: number;
+    bytes: number[] | null;
+    top_logprobs: Array<{ token: string; logprob: number; bytes: number[] | null }>;
+  }> | null;
   refusal?: null;
 }
 

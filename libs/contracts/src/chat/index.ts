@@ -3,3 +3,4 @@ export * from './chat-response';
 export * from './subjects';
 export * from './svc-parameters';
 export * from './prompt-budget';
+export * from './schemas';

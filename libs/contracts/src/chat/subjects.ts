@@ -1,4 +1,4 @@
-import { ChatBilling } from '../billing/subjects';
+import { RequestBilling } from '../billing/subjects';
 import { CallerContext } from '../services';
 import { StreamOpenReply, StreamOpenRequest } from '../stream/frames';
 import { ChatCompletionParams } from './chat-request';
@@ -32,7 +32,7 @@ export interface CompleteChatRequest {
   caller: CallerContext;
   params: ChatCompletionParams;
   /** Present when the gateway reserved credit: the chat service settles it with exact counts. */
-  billing?: ChatBilling;
+  billing?: RequestBilling;
 }
 export type CompleteChatReply = ChatCompletion;
 

@@ -1,11 +1,4 @@
-import {
-  ApiKeyType,
-  ApiKeyView,
-  AuthenticatedKey,
-  ConsumptionLimits,
-  LimitPeriod,
-  ModelPrivacy,
-} from './api-key';
+import { ApiKeyType, ApiKeyView, AuthenticatedKey, ConsumptionLimits, LimitPeriod, ModelPrivacy } from './api-key';
 
 export const KEYS = {
   VERIFY: 'keys.cmd.verify.v1',

@@ -1,10 +1,4 @@
-import {
-  ImageEditRequest,
-  ImageFileReply,
-  ImageGenerateReply,
-  ImageGenerateRequest,
-  ImageUpscaleRequest,
-} from './image-requests';
+import { ImageEditRequest, ImageFileReply, ImageGenerateReply, ImageGenerateRequest, ImageUpscaleRequest } from './image-requests';
 
 export const MEDIA = {
   IMAGE_GENERATE: 'media.cmd.image-generate.v1',

@@ -20,7 +20,10 @@ export function checksumOf(bytes: Buffer | string): string {
 export async function readMigrations(dir: string): Promise<MigrationFile[]> {
   if (!existsSync(dir)) throw new MigrationError('NO_MIGRATIONS_DIR', `No migrations folder at ${dir}`);
   const entries = await readdir(dir, { withFileTypes: true });
-  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const names = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   return Promise.all(
     names.map(async (name) => {
       const file = path.join(dir, name, 'migration.sql');

@@ -103,7 +103,9 @@ describe('runMigrations', () => {
     const f = fixture({ [FIRST]: SQL[FIRST], [SECOND]: 'ALTER TABLE "things" ADD COLUMN "colour" TEXT;\nSELECT no_such_function();\n' });
     const err = await runMigrations({ databaseUrl: f.databaseUrl, migrationsDir: f.dir }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'APPLY_FAILED', migrations: [SECOND] });
-    expect((await query<{ migration_name: string }>(f.databaseUrl, 'SELECT migration_name FROM _prisma_migrations')).map((r) => r.migration_name)).toEqual([FIRST]);
+    expect((await query<{ migration_name: string }>(f.databaseUrl, 'SELECT migration_name FROM _prisma_migrations')).map((r) => r.migration_name)).toEqual([
+      FIRST,
+    ]);
     expect(await query(f.databaseUrl, `SELECT 1 FROM information_schema.columns WHERE table_name = 'things' AND column_name = 'colour'`)).toHaveLength(0);
   });
 
@@ -117,6 +119,9 @@ describe('runMigrations', () => {
   it('names the folder that lacks migration.sql', async () => {
     const f = fixture(SQL);
     mkdirSync(path.join(f.dir, '20260103000000_empty'));
-    await expect(runMigrations({ databaseUrl: f.databaseUrl, migrationsDir: f.dir })).rejects.toMatchObject({ code: 'MISSING_SQL', migrations: ['20260103000000_empty'] });
+    await expect(runMigrations({ databaseUrl: f.databaseUrl, migrationsDir: f.dir })).rejects.toMatchObject({
+      code: 'MISSING_SQL',
+      migrations: ['20260103000000_empty'],
+    });
   });
 });

@@ -7,11 +7,23 @@ const REGISTER_TS = path.join(ROOT, 'apps/gateway/test/integration/support/regis
 /** Runs log-process.ts; its stdout lines' messages and how it ended. */
 function run(mode: string): Promise<{ messages: string[]; code: number | null; signal: NodeJS.Signals | null }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-r', REGISTER_TS, path.join(__dirname, 'log-process.ts'), mode], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['-r', REGISTER_TS, path.join(__dirname, 'log-process.ts'), mode], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ messages: out.split('\n').filter(Boolean).map((l) => JSON.parse(l).msg), code, signal }));
+    child.on('close', (code, signal) =>
+      resolve({
+        messages: out
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l).msg),
+        code,
+        signal,
+      }),
+    );
   });
 }
 

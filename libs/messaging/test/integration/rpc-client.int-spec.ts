@@ -2,6 +2,7 @@ import { Controller, INestMicroservice, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { NatsConnection } from 'nats';
+import { CHARACTERS } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { createLogger } from '@svc/logging';
 import { PrivateNats, startPrivateNats } from '@svc/testing';
@@ -14,6 +15,9 @@ const SLOW = 'keys.cmd.get.v1';
 const CRASH = 'keys.cmd.delete.v1';
 const LONG = 'keys.cmd.update.v1';
 const HANG = 'keys.cmd.create.v1';
+/** A subject with a request schema in @svc/contracts (REQUEST_SCHEMAS). */
+const CONTRACTED = CHARACTERS.CREATE;
+const received: unknown[] = [];
 
 @Controller()
 class TestHandler {
@@ -38,6 +42,11 @@ class TestHandler {
   @MessagePattern(HANG)
   hang() {
     return new Promise(() => undefined);
+  }
+  @MessagePattern(CONTRACTED)
+  contracted(@Payload() data: unknown) {
+    received.push(data);
+    return { ok: true };
   }
   @MessagePattern(CRASH)
   crash() {
@@ -97,6 +106,29 @@ describe('RpcClient against a Nest microservice on NATS', () => {
     await expect(send('audio.cmd.nothing.v1', {})).rejects.toMatchObject({ code: ErrorCode.ServiceUnavailable });
     expect(Date.now() - started).toBeLessThan(500);
     await expect(send(SLOW, {}, 100)).rejects.toMatchObject({ code: ErrorCode.Timeout });
+  });
+
+  it('validates a contracted subject before its handler: a bad payload is a Validation error naming the field, never a crash', async () => {
+    const bad = [{ slug: 'Not A Slug', name: 'x', systemPrompt: 'p', modelId: 'm' }, 'a string', null, [1, 2], { slug: 'ok', name: 'x', modelId: 'm' }];
+    for (const payload of bad) await expect(send(CONTRACTED, payload)).rejects.toMatchObject({ code: ErrorCode.Validation });
+    await expect(send(CONTRACTED, bad[0])).rejects.toMatchObject({ details: { slug: { _errors: [expect.stringMatching(/character slug/)] } } });
+    expect(received).toEqual([]);
+    // A good one reaches the handler parsed, defaults applied.
+    await expect(send(CONTRACTED, { slug: 'ok', name: ' Ok ', systemPrompt: 'Be kind.', modelId: 'm' })).resolves.toEqual({ ok: true });
+    expect(received).toEqual([
+      {
+        slug: 'ok',
+        name: 'Ok',
+        description: null,
+        systemPrompt: 'Be kind.',
+        modelId: 'm',
+        tags: [],
+        categories: [],
+        adult: false,
+        webEnabled: false,
+        featured: false,
+      },
+    ]);
   });
 
   it('keeps a slow call alive with heartbeats beyond the idle timeout', async () => {

@@ -97,7 +97,13 @@ describe('token stream protocol over NATS', () => {
   it('keeps a slow but alive producer going with heartbeats', async () => {
     const { reader, publisher } = pair(4, { heartbeatMs: 100, idleTimeoutMs: 400 });
     await consumer.flush();
-    setTimeout(() => void publisher.chunk('after a long think').then(() => publisher.end({ usage: { prompt_tokens: 0, completion_tokens: 1, total_tokens: 1 }, finishReason: 'stop' })), 1_000);
+    setTimeout(
+      () =>
+        void publisher
+          .chunk('after a long think')
+          .then(() => publisher.end({ usage: { prompt_tokens: 0, completion_tokens: 1, total_tokens: 1 }, finishReason: 'stop' })),
+      1_000,
+    );
     const frame = await reader.next();
     expect(frame.kind).toBe('chunk');
     expect((await reader.next()).kind).toBe('end');
@@ -107,9 +113,11 @@ describe('token stream protocol over NATS', () => {
     const { reader, publisher } = pair(2, { ackTimeoutMs: 300 });
     await consumer.flush();
     reader.close(); // e.g. the gateway process died
-    await expect((async () => {
-      for (let i = 0; i < 10; i++) await publisher.chunk(`c${i}`);
-    })()).rejects.toThrow(/credit/);
+    await expect(
+      (async () => {
+        for (let i = 0; i < 10; i++) await publisher.chunk(`c${i}`);
+      })(),
+    ).rejects.toThrow(/credit/);
     expect(publisher.signal.aborted).toBe(true);
     publisher.close();
   });

@@ -64,7 +64,11 @@ describe('OutboundFetcher', () => {
     resolverCalls.push(host);
     if (host === 'site.test') return [{ address: '127.0.0.1', family: 4 }];
     if (host === 'public.test') return [{ address: '93.184.216.34', family: 4 }];
-    if (host === 'mixed.test') return [{ address: '93.184.216.34', family: 4 }, { address: '10.0.0.5', family: 4 }];
+    if (host === 'mixed.test')
+      return [
+        { address: '93.184.216.34', family: 4 },
+        { address: '10.0.0.5', family: 4 },
+      ];
     if (host === 'metadata.test') return [{ address: '169.254.169.254', family: 4 }];
     if (host === 'localhost') return [{ address: '127.0.0.1', family: 4 }];
     throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
@@ -126,12 +130,16 @@ describe('OutboundFetcher', () => {
 
   it('refuses a DNS name that resolves to loopback (the system resolver, "localhost")', async () => {
     const plain = new OutboundFetcher();
-    expect(await refusal(plain.fetch(`http://localhost:${port}/page`))).toMatch(/^The URL's host localhost resolves to a loopback address \((127\.0\.0\.1|::1)\)/);
+    expect(await refusal(plain.fetch(`http://localhost:${port}/page`))).toMatch(
+      /^The URL's host localhost resolves to a loopback address \((127\.0\.0\.1|::1)\)/,
+    );
     expect(hits).toEqual([]);
   });
 
   it('refuses a name with any private address among public ones, and names resolving to metadata', async () => {
-    expect(await refusal(fetcher.fetch('http://mixed.test/'))).toBe("The URL's host mixed.test resolves to a private address (10.0.0.5); only public addresses can be fetched.");
+    expect(await refusal(fetcher.fetch('http://mixed.test/'))).toBe(
+      "The URL's host mixed.test resolves to a private address (10.0.0.5); only public addresses can be fetched.",
+    );
     expect(await refusal(fetcher.fetch('http://metadata.test/'))).toContain('a cloud metadata address (169.254.169.254)');
     expect(await refusal(fetcher.fetch('http://nowhere.test/'))).toBe('The host nowhere.test could not be resolved.');
   });

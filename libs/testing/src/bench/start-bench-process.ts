@@ -22,11 +22,21 @@ export interface BenchProcessOptions {
  * contains `ready`. Only the first 200 kB of output is kept in memory (for the error message);
  * all of it goes to the log file.
  */
-export function startBenchProcess(name: string, entry: string, env: Record<string, string>, ready: string, options: BenchProcessOptions): Promise<BenchProcess> {
+export function startBenchProcess(
+  name: string,
+  entry: string,
+  env: Record<string, string>,
+  ready: string,
+  options: BenchProcessOptions,
+): Promise<BenchProcess> {
   const timeoutMs = options.timeoutMs ?? 180_000;
   mkdirSync(options.logDir, { recursive: true });
   const log = createWriteStream(path.join(options.logDir, `${name}.log`));
-  const child: ChildProcess = spawn(process.execPath, ['-r', REGISTER_TS, path.join(REPO_ROOT, entry)], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, ['-r', REGISTER_TS, path.join(REPO_ROOT, entry)], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));

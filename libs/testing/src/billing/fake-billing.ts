@@ -1,5 +1,15 @@
 import { Msg, NatsConnection, Subscription } from 'nats';
-import { BalanceReply, BILLING, KeyUsageReply, ReserveReply, ReserveRequest, SettleReply } from '@svc/contracts';
+import {
+  BalanceReply,
+  BILLING,
+  KeyUsageReply,
+  LeaseOpenReply,
+  ReserveReply,
+  ReserveRequest,
+  SettleBatchReply,
+  SettleBatchRequest,
+  SettleReply,
+} from '@svc/contracts';
 
 const PLENTY = '1000000000000000';
 
@@ -26,20 +36,28 @@ export function startFakeBilling(nc: NatsConnection): () => void {
       },
     });
   const subs = [
-    answer(BILLING.RESERVE, (req: ReserveRequest): ReserveReply => ({ reservationId: req.reservationId, currency: 'USD', heldNano: '0', balancesBefore: { usd: PLENTY, diem: '0' }, replay: false })),
+    answer(BILLING.RESERVE, (req: ReserveRequest): ReserveReply => ({
+      reservationId: req.reservationId,
+      currency: 'USD',
+      heldNano: '0',
+      balancesBefore: { usd: PLENTY, diem: '0' },
+      replay: false,
+    })),
     answer(BILLING.SETTLE, (): SettleReply => ({ status: 'settled', currency: 'USD', chargedNano: '0' })),
-    answer(
-      BILLING.BALANCE,
-      (): BalanceReply => ({
-        usdNano: PLENTY,
-        diemNano: '0',
-        diemAllocationNano: '0',
-        consumptionOrder: 'USD_FIRST',
-        consumptionCurrency: 'USD',
-        canConsume: true,
-        epoch: new Date().toISOString().slice(0, 10),
-      }),
-    ),
+    answer(BILLING.SETTLE_BATCH, (req: SettleBatchRequest): SettleBatchReply => ({
+      results: req.items.map(() => ({ status: 'settled', currency: 'USD', chargedNano: '0' })),
+    })),
+    // No leases: every request takes the reservation path above.
+    answer(BILLING.LEASE_OPEN, (): LeaseOpenReply => ({ outcome: 'exact' })),
+    answer(BILLING.BALANCE, (): BalanceReply => ({
+      usdNano: PLENTY,
+      diemNano: '0',
+      diemAllocationNano: '0',
+      consumptionOrder: 'USD_FIRST',
+      consumptionCurrency: 'USD',
+      canConsume: true,
+      epoch: new Date().toISOString().slice(0, 10),
+    })),
     answer(BILLING.KEY_USAGE, (): KeyUsageReply => ({ usage: {} })),
   ];
   return () => subs.forEach((s) => s.unsubscribe());

@@ -5,7 +5,12 @@ export const TEST_DATABASE_PREFIX = 'svc_test_';
 
 /** `svc_test_<prefix>_<creation ms, base36>_<random>`: unique per run and per worker, dated. */
 export function testDatabaseName(prefix: string, now = Date.now()): string {
-  const clean = prefix.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 24) || 'db';
+  const clean =
+    prefix
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '')
+      .slice(0, 24) || 'db';
   return `${TEST_DATABASE_PREFIX}${clean}_${now.toString(36)}_${randomBytes(3).toString('hex')}`;
 }
 

@@ -90,7 +90,14 @@ module.exports = async function globalSetup() {
     ['Redis', `${redisUrl} (REDIS_URL)`, checkRedis],
     ['NATS', `${natsUrl} (NATS_URL)`, checkNats],
   ];
-  const results = await Promise.all(checks.map(([name, where, check]) => check().then(() => null, (err) => ({ name, where, reason: err?.message || String(err) }))));
+  const results = await Promise.all(
+    checks.map(([name, where, check]) =>
+      check().then(
+        () => null,
+        (err) => ({ name, where, reason: err?.message || String(err) }),
+      ),
+    ),
+  );
   const missing = results.filter(Boolean);
   if (missing.length) {
     const lines = missing.map((m) => `  - ${m.name} at ${m.where}: ${m.reason}\n      start it: ${HOW_TO_START[m.name]}`);

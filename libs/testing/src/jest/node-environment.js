@@ -3,7 +3,19 @@
 // against the test realm's Float32Array, which fails in the default environment.
 const { TestEnvironment } = require('jest-environment-node');
 
-const SHARED = ['ArrayBuffer', 'Uint8Array', 'Int8Array', 'Uint16Array', 'Int16Array', 'Uint32Array', 'Int32Array', 'Float32Array', 'Float64Array', 'BigInt64Array', 'BigUint64Array'];
+const SHARED = [
+  'ArrayBuffer',
+  'Uint8Array',
+  'Int8Array',
+  'Uint16Array',
+  'Int16Array',
+  'Uint32Array',
+  'Int32Array',
+  'Float32Array',
+  'Float64Array',
+  'BigInt64Array',
+  'BigUint64Array',
+];
 
 class SharedTypedArraysEnvironment extends TestEnvironment {
   constructor(config, context) {

@@ -49,7 +49,12 @@ export async function startPlatform(options: StartPlatformOptions = {}): Promise
     ...options.env,
   };
   let output = '';
-  const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, 'tools/start/start.js')], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, 'tools/start/start.js')], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   const stop = async () => {

@@ -50,7 +50,8 @@ export function startService(name: string, entry: string, env: Record<string, st
         const check = () => {
           if (output.includes(text)) done(resolve);
         };
-        const failExit = () => done(() => reject(new Error(`${name} exited with ${child.exitCode ?? child.signalCode} before "${text}":\n${output.slice(-3000)}`)));
+        const failExit = () =>
+          done(() => reject(new Error(`${name} exited with ${child.exitCode ?? child.signalCode} before "${text}":\n${output.slice(-3000)}`)));
         const timer = setTimeout(() => done(() => reject(new Error(`${name}: no "${text}" within ${timeoutMs} ms:\n${output.slice(-3000)}`))), timeoutMs);
         const done = (then: () => void) => {
           clearTimeout(timer);

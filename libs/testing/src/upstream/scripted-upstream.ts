@@ -46,7 +46,12 @@ export async function startScriptedUpstream(options: FakeUpstreamOptions = {}): 
     if (step === 'destroy') return void req.socket.destroy();
     req.on('end', () => {
       const headers: Record<string, string> = step.retryAfter ? { 'retry-after': step.retryAfter } : {};
-      json(res, step.status, errorBody(step.message ?? `scripted ${step.status}`, step.status === 429 ? 'rate_limit_error' : 'server_error', step.code ?? null), headers);
+      json(
+        res,
+        step.status,
+        errorBody(step.message ?? `scripted ${step.status}`, step.status === 429 ? 'rate_limit_error' : 'server_error', step.code ?? null),
+        headers,
+      );
     });
   });
   server.keepAliveTimeout = 65_000;

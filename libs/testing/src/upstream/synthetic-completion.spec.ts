@@ -4,7 +4,13 @@ describe('synthetic completion', () => {
   it('counts prompt words across string and text-part contents, ignoring other parts', () => {
     const messages = [
       { role: 'system', content: '  You are   terse. ' },
-      { role: 'user', content: [{ type: 'text', text: 'hello there' }, { type: 'image_url', image_url: { url: 'x' } }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'hello there' },
+          { type: 'image_url', image_url: { url: 'x' } },
+        ],
+      },
       { role: 'assistant', content: null },
     ];
     expect(countPromptWords(messages)).toBe(5);

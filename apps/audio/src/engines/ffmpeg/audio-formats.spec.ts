@@ -1,6 +1,10 @@
 import { atempoChain } from './audio-formats';
 
-const product = (chain: string | null) => (chain ?? '').split(',').filter(Boolean).reduce((p, s) => p * Number(s.split('=')[1]), 1);
+const product = (chain: string | null) =>
+  (chain ?? '')
+    .split(',')
+    .filter(Boolean)
+    .reduce((p, s) => p * Number(s.split('=')[1]), 1);
 
 describe('atempoChain', () => {
   it('is empty at normal speed', () => {

@@ -37,10 +37,22 @@ export class StreamingEncoder {
     this.file = onData ? null : path.join(os.tmpdir(), `svc-audio-${randomUUID()}`);
     const filters = [atempoChain(options.speed)].filter((f): f is string => f !== null);
     const args = [
-      '-hide_banner', '-loglevel', 'error',
-      '-f', 's16le', '-ar', String(options.inputSampleRate), '-ac', '1', '-i', 'pipe:0',
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-f',
+      's16le',
+      '-ar',
+      String(options.inputSampleRate),
+      '-ac',
+      '1',
+      '-i',
+      'pipe:0',
       ...(filters.length ? ['-af', filters.join(',')] : []),
-      '-ar', String(OUTPUT_SAMPLE_RATE), '-ac', '1',
+      '-ar',
+      String(OUTPUT_SAMPLE_RATE),
+      '-ac',
+      '1',
       ...SPEECH_FORMATS[options.format].args,
       this.file ?? 'pipe:1',
     ];

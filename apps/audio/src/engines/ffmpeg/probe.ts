@@ -30,7 +30,11 @@ export class BadAudioError extends Error {
 export async function probeAudio(audio: Buffer, timeoutMs: number): Promise<ProbedAudio> {
   if (audio.length === 0) throw new BadAudioError('The audio file is empty.');
   return withTempFile(audio, async (file) => {
-    const probe = await runProcess(ffprobePath(), ['-v', 'error', '-show_entries', 'format=format_name,duration:stream=codec_type,duration', '-of', 'json', file], { timeoutMs });
+    const probe = await runProcess(
+      ffprobePath(),
+      ['-v', 'error', '-show_entries', 'format=format_name,duration:stream=codec_type,duration', '-of', 'json', file],
+      { timeoutMs },
+    );
     let parsed: { format?: { format_name?: string; duration?: string }; streams?: Array<{ codec_type?: string; duration?: string }> } = {};
     try {
       parsed = JSON.parse(probe.stdout.toString()) as typeof parsed;
@@ -39,14 +43,19 @@ export async function probeAudio(audio: Buffer, timeoutMs: number): Promise<Prob
     }
     const container = parsed.format?.format_name ?? '';
     const audioStream = parsed.streams?.find((s) => s.codec_type === 'audio');
-    if (probe.code !== 0 || !container || !audioStream) throw new BadAudioError('The file is not audio in a supported format (wav, mp3, ogg/opus, webm, m4a, flac).');
+    if (probe.code !== 0 || !container || !audioStream)
+      throw new BadAudioError('The file is not audio in a supported format (wav, mp3, ogg/opus, webm, m4a, flac).');
     if (!ACCEPTED.test(container)) throw new BadAudioError(`Unsupported audio container "${container}"; send wav, mp3, ogg/opus, webm, m4a or flac.`);
     // Decode everything: corrupt data shows up as errors, a truncated file as fewer samples than
     // its header announces. The decoded length is the duration (what is billed).
-    const decode = await runProcess(ffmpegPath(), ['-hide_banner', '-v', 'error', '-nostdin', '-i', file, '-vn', '-ac', '1', '-ar', String(COUNT_RATE), '-f', 's16le', 'pipe:1'], {
-      timeoutMs,
-      maxStdoutBytes: MAX_DECODED_BYTES,
-    }).catch((err: unknown) => {
+    const decode = await runProcess(
+      ffmpegPath(),
+      ['-hide_banner', '-v', 'error', '-nostdin', '-i', file, '-vn', '-ac', '1', '-ar', String(COUNT_RATE), '-f', 's16le', 'pipe:1'],
+      {
+        timeoutMs,
+        maxStdoutBytes: MAX_DECODED_BYTES,
+      },
+    ).catch((err: unknown) => {
       if (err instanceof RangeError) throw new BadAudioError('The audio is too long.');
       throw err;
     });
@@ -64,10 +73,14 @@ export async function probeAudio(audio: Buffer, timeoutMs: number): Promise<Prob
 /** Decodes any supported upload to 16 kHz mono 16-bit WAV (what PocketSphinx expects). */
 export async function decodeToWav16k(audio: Buffer, timeoutMs: number): Promise<Buffer> {
   return withTempFile(audio, async (file) => {
-    const res = await runProcess(ffmpegPath(), ['-hide_banner', '-v', 'error', '-nostdin', '-i', file, '-vn', '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', '-f', 'wav', 'pipe:1'], {
-      timeoutMs,
-      maxStdoutBytes: 512 * 1024 * 1024,
-    });
+    const res = await runProcess(
+      ffmpegPath(),
+      ['-hide_banner', '-v', 'error', '-nostdin', '-i', file, '-vn', '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', '-f', 'wav', 'pipe:1'],
+      {
+        timeoutMs,
+        maxStdoutBytes: 512 * 1024 * 1024,
+      },
+    );
     if (res.code !== 0) throw new BadAudioError('The audio file could not be decoded.');
     return res.stdout;
   });

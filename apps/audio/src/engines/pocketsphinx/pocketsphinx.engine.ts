@@ -30,7 +30,9 @@ export class PocketsphinxEngine implements TranscriptionEngine {
     try {
       accessSync(this.options.binary, constants.X_OK);
     } catch {
-      throw new EngineUnavailableError(`${this.options.binary} is missing: install the Debian package "pocketsphinx" (apt-get install pocketsphinx pocketsphinx-en-us)`);
+      throw new EngineUnavailableError(
+        `${this.options.binary} is missing: install the Debian package "pocketsphinx" (apt-get install pocketsphinx pocketsphinx-en-us)`,
+      );
     }
     if (!existsSync(`${this.options.modelDir}/en-us`)) {
       throw new EngineUnavailableError(`${this.options.modelDir}/en-us is missing: install the Debian package "pocketsphinx-en-us"`);

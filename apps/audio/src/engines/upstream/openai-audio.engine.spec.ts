@@ -13,29 +13,41 @@ interface Seen {
 describe('OpenAIAudioEngine (OpenAI-compatible speech and transcription servers)', () => {
   const seen: Seen[] = [];
   let status = 200;
+  let errorMessage = 'voice not found';
+  let retryAfter: string | undefined;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       seen.push({ path: req.url ?? '', auth: req.headers.authorization, contentType: req.headers['content-type'], body: Buffer.concat(chunks) });
       if (status !== 200) {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: 'voice not found' } }));
+        res.writeHead(status, { 'content-type': 'application/json', ...(retryAfter ? { 'retry-after': retryAfter } : {}) });
+        res.end(JSON.stringify({ error: { message: errorMessage } }));
       } else if (req.url === '/v1/audio/speech') {
         res.writeHead(200, { 'content-type': 'audio/mpeg' });
         res.write(Buffer.from([1, 2, 3]));
         setTimeout(() => res.end(Buffer.from([4, 5])), 20);
       } else {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ text: ' hello world ', language: 'english', duration: 1.5, words: [{ word: ' hello', start: 0, end: 0.5 }], segments: [{ id: 0, text: ' hello world', start: 0, end: 1.5 }] }));
+        res.end(
+          JSON.stringify({
+            text: ' hello world ',
+            language: 'english',
+            duration: 1.5,
+            words: [{ word: ' hello', start: 0, end: 0.5 }],
+            segments: [{ id: 0, text: ' hello world', start: 0, end: 1.5 }],
+          }),
+        );
       }
     });
   });
   let engine: OpenAIAudioEngine;
+  let origin = '';
 
   beforeAll(async () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
+    origin = `127.0.0.1:${port}`;
     engine = new OpenAIAudioEngine({ baseUrl: `http://127.0.0.1:${port}/v1`, model: 'kokoro', apiKey: 'secret', timeoutMs: 5_000, connections: 2 });
   });
   afterAll(async () => {
@@ -45,6 +57,8 @@ describe('OpenAIAudioEngine (OpenAI-compatible speech and transcription servers)
   beforeEach(() => {
     seen.length = 0;
     status = 200;
+    errorMessage = 'voice not found';
+    retryAfter = undefined;
   });
 
   it('sends speech requests with the upstream model name and returns the bytes, streamed or whole', async () => {
@@ -63,8 +77,19 @@ describe('OpenAIAudioEngine (OpenAI-compatible speech and transcription servers)
   });
 
   it('sends the file as multipart with verbose_json and maps words and segments', async () => {
-    const result = await engine.transcribe({ audio: Buffer.from('RIFF....'), durationMs: 1500, language: 'en', timestamps: true, signal: new AbortController().signal });
-    expect(result).toEqual({ text: 'hello world', language: 'english', words: [{ word: 'hello', start: 0, end: 0.5 }], segments: [{ text: 'hello world', start: 0, end: 1.5 }] });
+    const result = await engine.transcribe({
+      audio: Buffer.from('RIFF....'),
+      durationMs: 1500,
+      language: 'en',
+      timestamps: true,
+      signal: new AbortController().signal,
+    });
+    expect(result).toEqual({
+      text: 'hello world',
+      language: 'english',
+      words: [{ word: 'hello', start: 0, end: 0.5 }],
+      segments: [{ text: 'hello world', start: 0, end: 1.5 }],
+    });
     expect(seen[0].path).toBe('/v1/audio/transcriptions');
     expect(seen[0].contentType).toMatch(/^multipart\/form-data/);
     const body = seen[0].body.toString();
@@ -81,8 +106,32 @@ describe('OpenAIAudioEngine (OpenAI-compatible speech and transcription servers)
     expect((err as DomainError).message).toMatch(/voice not found/);
 
     const down = new OpenAIAudioEngine({ baseUrl: 'http://127.0.0.1:1/v1', model: 'm', timeoutMs: 2_000, connections: 1 });
-    const err2 = await down.transcribe({ audio: Buffer.from('x'), durationMs: 1, timestamps: false, signal: new AbortController().signal }).catch((e: unknown) => e);
+    const err2 = await down
+      .transcribe({ audio: Buffer.from('x'), durationMs: 1, timestamps: false, signal: new AbortController().signal })
+      .catch((e: unknown) => e);
     expect((err2 as DomainError).code).toBe(ErrorCode.Upstream);
     await down.close();
+  });
+
+  it('maps failures like every engine kind (@svc/upstream): 429 stays 429 with retry-after, 503 is 503, 401 is 502, a 400 is scrubbed', async () => {
+    const failure = (p: Promise<unknown>) =>
+      p.then(
+        () => new DomainError(ErrorCode.Internal, 'no failure'),
+        (e: unknown) => e as DomainError,
+      );
+    const speak = () => failure(engine.speak({ input: 'Hi', voice: 'x', format: 'mp3', speed: 1, signal: new AbortController().signal }));
+    const transcribe = () => failure(engine.transcribe({ audio: Buffer.from('x'), durationMs: 1, timestamps: false, signal: new AbortController().signal }));
+    status = 429;
+    retryAfter = '4';
+    for (const err of [await speak(), await transcribe()]) expect([err.status, err.retryAfterSeconds]).toEqual([429, 4]);
+    retryAfter = undefined;
+    status = 503;
+    expect((await speak()).status).toBe(503);
+    status = 401;
+    expect((await transcribe()).status).toBe(502);
+    status = 400;
+    errorMessage = `unknown voice, see http://${origin}/voices or ${origin} with key secret`;
+    const bad = await speak();
+    expect([bad.status, bad.message]).toEqual([400, 'The audio server rejected the request: unknown voice, see [url] or [address] with key [key]']);
   });
 });

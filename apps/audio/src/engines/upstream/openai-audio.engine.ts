@@ -1,7 +1,7 @@
 import { FormData, Pool } from 'undici';
 import { DomainError } from '@svc/errors';
+import { hostsOf, UpstreamErrors } from '@svc/upstream';
 import { AudioAbortedError, OnAudio, SpeakRequest, SpeakResult, SpeechEngine, TranscribeRequest, TranscribeResult, TranscriptionEngine } from '../engine';
-import { upstreamHttpError, upstreamTransportError } from './upstream-errors';
 
 export interface OpenAIAudioOptions {
   /** Base URL including the API prefix, e.g. `http://127.0.0.1:8000/v1`. */
@@ -28,8 +28,11 @@ export class OpenAIAudioEngine implements SpeechEngine, TranscriptionEngine {
   private readonly pool: Pool;
   private readonly prefix: string;
   private readonly auth: Record<string, string>;
+  private readonly errors: { speech: UpstreamErrors; transcription: UpstreamErrors };
 
   constructor(private readonly options: OpenAIAudioOptions) {
+    const known = { hosts: hostsOf([options.baseUrl]), secrets: [options.apiKey] };
+    this.errors = { speech: new UpstreamErrors('speech', known), transcription: new UpstreamErrors('transcription', known) };
     const url = new URL(options.baseUrl);
     this.pool = new Pool(url.origin, {
       connections: options.connections,
@@ -46,8 +49,26 @@ export class OpenAIAudioEngine implements SpeechEngine, TranscriptionEngine {
   }
 
   async speak(request: SpeakRequest, onAudio?: OnAudio): Promise<SpeakResult> {
-    const body = JSON.stringify({ model: this.options.model, input: request.input, voice: request.voice, response_format: request.format, speed: request.speed });
-    const res = await this.call(() => this.pool.request({ method: 'POST', path: `${this.prefix}/audio/speech`, headers: { ...this.auth, 'content-type': 'application/json' }, body, signal: request.signal }), request.signal);
+    const body = JSON.stringify({
+      model: this.options.model,
+      input: request.input,
+      voice: request.voice,
+      response_format: request.format,
+      speed: request.speed,
+    });
+    const errors = this.errors.speech;
+    const res = await this.call(
+      errors,
+      () =>
+        this.pool.request({
+          method: 'POST',
+          path: `${this.prefix}/audio/speech`,
+          headers: { ...this.auth, 'content-type': 'application/json' },
+          body,
+          signal: request.signal,
+        }),
+      request.signal,
+    );
     const chunks: Buffer[] = [];
     try {
       for await (const chunk of res.body) {
@@ -55,7 +76,7 @@ export class OpenAIAudioEngine implements SpeechEngine, TranscriptionEngine {
         else chunks.push(Buffer.from(chunk as Uint8Array));
       }
     } catch (err) {
-      throw request.signal.aborted ? new AudioAbortedError('aborted') : upstreamTransportError(err);
+      throw request.signal.aborted ? new AudioAbortedError('aborted') : errors.transport(err, 'response');
     }
     return { audio: Buffer.concat(chunks), characters: [...request.input].length };
   }
@@ -70,12 +91,17 @@ export class OpenAIAudioEngine implements SpeechEngine, TranscriptionEngine {
       form.append('timestamp_granularities[]', 'word');
       form.append('timestamp_granularities[]', 'segment');
     }
-    const res = await this.call(() => this.pool.request({ method: 'POST', path: `${this.prefix}/audio/transcriptions`, headers: this.auth, body: form, signal: request.signal }), request.signal);
+    const errors = this.errors.transcription;
+    const res = await this.call(
+      errors,
+      () => this.pool.request({ method: 'POST', path: `${this.prefix}/audio/transcriptions`, headers: this.auth, body: form, signal: request.signal }),
+      request.signal,
+    );
     let parsed: VerboseTranscription;
     try {
       parsed = (await res.body.json()) as VerboseTranscription;
     } catch (err) {
-      throw request.signal.aborted ? new AudioAbortedError('aborted') : upstreamTransportError(err);
+      throw request.signal.aborted ? new AudioAbortedError('aborted') : errors.transport(err, 'response');
     }
     return {
       text: (parsed.text ?? '').trim(),
@@ -89,15 +115,15 @@ export class OpenAIAudioEngine implements SpeechEngine, TranscriptionEngine {
     await this.pool.close();
   }
 
-  private async call(send: () => ReturnType<Pool['request']>, signal: AbortSignal): Promise<Awaited<ReturnType<Pool['request']>>> {
+  private async call(errors: UpstreamErrors, send: () => ReturnType<Pool['request']>, signal: AbortSignal): Promise<Awaited<ReturnType<Pool['request']>>> {
     let res;
     try {
       res = await send();
     } catch (err) {
       if (err instanceof DomainError) throw err;
-      throw signal.aborted ? new AudioAbortedError('aborted') : upstreamTransportError(err);
+      throw signal.aborted ? new AudioAbortedError('aborted') : errors.transport(err);
     }
-    if (res.statusCode >= 400) throw upstreamHttpError(res.statusCode, await res.body.text().catch(() => ''));
+    if (res.statusCode >= 400) throw errors.http(res.statusCode, await res.body.text().catch(() => ''), res.headers['retry-after']);
     return res;
   }
 }

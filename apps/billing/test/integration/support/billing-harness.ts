@@ -61,7 +61,14 @@ export async function createBillingHarness(prefix = 'billing', baseEnv: Record<s
     rpc,
     sql,
     async start(env = {}) {
-      const config = loadServiceConfig({ NATS_URL: nats.url, BILLING_DATABASE_URL: db.url, BILLING_SWEEP_INTERVAL_MS: '3600000', LOG_LEVEL: 'warn', ...baseEnv, ...env });
+      const config = loadServiceConfig({
+        NATS_URL: nats.url,
+        BILLING_DATABASE_URL: db.url,
+        BILLING_SWEEP_INTERVAL_MS: '3600000',
+        LOG_LEVEL: 'warn',
+        ...baseEnv,
+        ...env,
+      });
       const app = await bootstrapService('billing', AppModule.forConfig(config), nats.url);
       apps.push(app);
       return app;

@@ -12,7 +12,12 @@ const user = (content: string): ChatMessage[] => [
   { role: 'assistant', content: 'earlier answer' },
   { role: 'user', content },
 ];
-const flags = (over: Partial<AugmentFlags> = {}): AugmentFlags => ({ enable_web_search: 'off', enable_web_scraping: false, enable_web_citations: false, ...over });
+const flags = (over: Partial<AugmentFlags> = {}): AugmentFlags => ({
+  enable_web_search: 'off',
+  enable_web_scraping: false,
+  enable_web_citations: false,
+  ...over,
+});
 
 function setup(options: { configured?: boolean; failingUrls?: string[]; searchFails?: boolean } = {}) {
   const queries: string[] = [];
@@ -22,7 +27,12 @@ function setup(options: { configured?: boolean; failingUrls?: string[]; searchFa
     search: async (q, limit) => {
       queries.push(q);
       if (options.searchFails) throw new DomainError(ErrorCode.Upstream, 'provider down');
-      return Array.from({ length: limit }, (_, i) => ({ title: `T${i + 1}`, url: `https://r.example/${i + 1}`, content: `snippet ${i + 1}`, date: i === 0 ? '2026-11-01' : '' }));
+      return Array.from({ length: limit }, (_, i) => ({
+        title: `T${i + 1}`,
+        url: `https://r.example/${i + 1}`,
+        content: `snippet ${i + 1}`,
+        date: i === 0 ? '2026-11-01' : '',
+      }));
     },
   };
   const scraper = {
@@ -80,7 +90,8 @@ describe('augmentConversation', () => {
 
   it('scrapes up to 5 URLs of the last user message concurrently, bills only successes, and skips search when any succeeded', async () => {
     const { augmenter, queries, scraped } = setup({ failingUrls: ['https://b.example/'] });
-    const text = 'compare https://a.example/x, https://b.example/ and https://a.example/x plus https://c.example/1 https://d.example/ https://e.example/ https://f.example/';
+    const text =
+      'compare https://a.example/x, https://b.example/ and https://a.example/x plus https://c.example/1 https://d.example/ https://e.example/ https://f.example/';
     const aug = await augmenter.augmentConversation(user(text), flags({ enable_web_scraping: true, enable_web_search: 'on' }));
     expect(scraped).toEqual(['https://a.example/x', 'https://b.example/', 'https://c.example/1', 'https://d.example/', 'https://e.example/']);
     expect(aug.source).toBe('scrape');

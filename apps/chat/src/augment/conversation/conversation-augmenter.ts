@@ -38,7 +38,13 @@ export interface ConversationAugmenterOptions {
   totalChars?: number;
 }
 
-const NONE: ConversationAugmentation = { source: 'none', searchResults: [], contextText: '', citations: [], usage: { searches: 0, scrapedUrls: 0, failedUrls: 0 } };
+const NONE: ConversationAugmentation = {
+  source: 'none',
+  searchResults: [],
+  contextText: '',
+  citations: [],
+  usage: { searches: 0, scrapedUrls: 0, failedUrls: 0 },
+};
 
 /**
  * Retrieval for a chat request (`svc_parameters`), for the chat service to call before generation:
@@ -75,10 +81,14 @@ export class ConversationAugmenter {
   async augmentConversation(messages: ChatMessage[], flags: AugmentFlags, signal?: AbortSignal): Promise<ConversationAugmentation> {
     const mode = flags.enable_web_search;
     if (mode === 'on' && !this.search.searchConfigured()) {
-      throw new DomainError(ErrorCode.Validation, 'Web search is not configured on this server (enable_web_search "on" needs SEARXNG_URL or BRAVE_SEARCH_API_KEY).', {
-        _errors: [],
-        svc_parameters: { _errors: [], enable_web_search: { _errors: ['web search is not configured'] } },
-      });
+      throw new DomainError(
+        ErrorCode.Validation,
+        'Web search is not configured on this server (enable_web_search "on" needs SEARXNG_URL or BRAVE_SEARCH_API_KEY).',
+        {
+          _errors: [],
+          svc_parameters: { _errors: [], enable_web_search: { _errors: ['web search is not configured'] } },
+        },
+      );
     }
     const last = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
     if (!last.trim()) return NONE;
@@ -109,7 +119,12 @@ export class ConversationAugmenter {
     }
   }
 
-  private build(source: 'scrape' | 'search', results: WebSearchResult[], flags: AugmentFlags, usage: ConversationAugmentation['usage']): ConversationAugmentation {
+  private build(
+    source: 'scrape' | 'search',
+    results: WebSearchResult[],
+    flags: AugmentFlags,
+    usage: ConversationAugmentation['usage'],
+  ): ConversationAugmentation {
     if (results.length === 0) return { ...NONE, usage };
     let budget = this.options.totalChars;
     const blocks = results.map((r, i) => {
@@ -120,7 +135,7 @@ export class ConversationAugmenter {
     const intro =
       source === 'scrape'
         ? 'The user linked the following pages; their content is below. Use it to answer.'
-        : 'Web search results for the user\'s last message are below. Use them when they are relevant, and say so when they do not answer the question.';
+        : "Web search results for the user's last message are below. Use them when they are relevant, and say so when they do not answer the question.";
     const cite = flags.enable_web_citations
       ? '\nCite the sources you use with caret superscripts of their numbers, like ^1^ for one source or ^1,2^ for several, right after the statement. Do not use [1], (1) or <sup>1</sup>.'
       : '';

@@ -30,7 +30,10 @@ export function extractReadable(html: string): ExtractedPage {
     article = null;
   }
   const content = article?.content ?? doc.body?.innerHTML ?? '';
-  const markdown = turndown.turndown(content || ' ').replace(/\n{3,}/g, '\n\n').trim();
+  const markdown = turndown
+    .turndown(content || ' ')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
   return { title: (article?.title ?? title).trim(), markdown };
 }
 

@@ -27,7 +27,8 @@ export class Scraper {
 
   async scrape(url: string, signal?: AbortSignal): Promise<ScrapedPage> {
     const res = await this.fetcher.fetch(url, { signal, headers: { accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5' } });
-    if (res.status >= 400) throw new DomainError(ErrorCode.Validation, `The page answered HTTP ${res.status}.`, { _errors: [], url: { _errors: [`HTTP ${res.status}`] } });
+    if (res.status >= 400)
+      throw new DomainError(ErrorCode.Validation, `The page answered HTTP ${res.status}.`, { _errors: [], url: { _errors: [`HTTP ${res.status}`] } });
     let title = '';
     let content: string;
     const media = res.mediaType;
@@ -38,7 +39,10 @@ export class Scraper {
     } else if (TEXT.has(media) || media.startsWith('text/')) {
       content = res.body.toString('utf8').trim();
     } else {
-      throw new DomainError(ErrorCode.Validation, `The page's content type (${media || 'unknown'}) cannot be scraped; only HTML and text pages can.`, { _errors: [], url: { _errors: ['unsupported content type'] } });
+      throw new DomainError(ErrorCode.Validation, `The page's content type (${media || 'unknown'}) cannot be scraped; only HTML and text pages can.`, {
+        _errors: [],
+        url: { _errors: ['unsupported content type'] },
+      });
     }
     const truncated = content.length > this.maxChars;
     if (truncated) content = `${content.slice(0, this.maxChars)}\n\n[content truncated at ${this.maxChars} characters]`;

@@ -9,7 +9,13 @@ import { DomainError, ErrorCode } from '@svc/errors';
 export async function getJson(provider: string, url: URL, headers: Record<string, string>, timeoutMs: number, signal?: AbortSignal): Promise<unknown> {
   const timeout = AbortSignal.timeout(timeoutMs);
   try {
-    const res = await request(url, { method: 'GET', headers: { accept: 'application/json', ...headers }, signal: signal ? AbortSignal.any([signal, timeout]) : timeout, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    const res = await request(url, {
+      method: 'GET',
+      headers: { accept: 'application/json', ...headers },
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
     if (res.statusCode >= 400) {
       await res.body.dump();
       if (res.statusCode === 429) throw new DomainError(ErrorCode.ServiceUnavailable, `The search provider (${provider}) is rate limiting; retry later.`);

@@ -21,7 +21,10 @@ export class WebSearch {
     if (config.SEARXNG_URL) providers.push(new SearxngProvider(config.SEARXNG_URL, config.SEARCH_TIMEOUT_MS));
     if (config.BRAVE_SEARCH_API_KEY) providers.push(new BraveSearchProvider(config.BRAVE_SEARCH_API_KEY, config.BRAVE_SEARCH_URL, config.SEARCH_TIMEOUT_MS));
     const chosen = config.SEARCH_PROVIDER ? providers.find((p) => p.name === config.SEARCH_PROVIDER) : providers[0];
-    if (config.SEARCH_PROVIDER && !chosen) throw new Error(`SEARCH_PROVIDER=${config.SEARCH_PROVIDER} but that provider is not configured (set ${config.SEARCH_PROVIDER === 'brave' ? 'BRAVE_SEARCH_API_KEY' : 'SEARXNG_URL'})`);
+    if (config.SEARCH_PROVIDER && !chosen)
+      throw new Error(
+        `SEARCH_PROVIDER=${config.SEARCH_PROVIDER} but that provider is not configured (set ${config.SEARCH_PROVIDER === 'brave' ? 'BRAVE_SEARCH_API_KEY' : 'SEARXNG_URL'})`,
+      );
     return new WebSearch(chosen);
   }
 

@@ -13,7 +13,16 @@ class InMemoryCharacters implements Partial<CharactersRepository> {
   readonly rows = new Map<string, CharacterRecord>();
   private record(input: CharacterInput, author: string, previous?: CharacterRecord): CharacterRecord {
     const now = new Date();
-    return { id: previous?.id ?? `id-${input.slug}`, ...input, author, imports: 0, ratingCount: 0, ratingSum: 0, createdAt: previous?.createdAt ?? now, updatedAt: now };
+    return {
+      id: previous?.id ?? `id-${input.slug}`,
+      ...input,
+      author,
+      imports: 0,
+      ratingCount: 0,
+      ratingSum: 0,
+      createdAt: previous?.createdAt ?? now,
+      updatedAt: now,
+    };
   }
   async list() {
     return { rows: [...this.rows.values()], total: this.rows.size };
@@ -61,8 +70,12 @@ function harness() {
 describe('characters CLI', () => {
   it('creates a character on the default model, shows it with its prompt, and lists it', async () => {
     const h = harness();
-    expect(await h.run('characters', 'create', '--slug', 'tutor', '--name', 'Tutor', '--prompt', 'You teach.', '--tags', 'Learning, Kids', '--featured')).toBe(0);
-    expect(JSON.parse(h.out[0])).toEqual(expect.objectContaining({ slug: 'tutor', modelId: 'svc-zoo-chat', tags: ['Learning', 'Kids'], featured: true, adult: false, author: 'svc' }));
+    expect(await h.run('characters', 'create', '--slug', 'tutor', '--name', 'Tutor', '--prompt', 'You teach.', '--tags', 'Learning, Kids', '--featured')).toBe(
+      0,
+    );
+    expect(JSON.parse(h.out[0])).toEqual(
+      expect.objectContaining({ slug: 'tutor', modelId: 'svc-zoo-chat', tags: ['Learning', 'Kids'], featured: true, adult: false, author: 'svc' }),
+    );
     expect(JSON.parse(h.out[0])).not.toHaveProperty('systemPrompt');
     expect(await h.run('characters', 'show', 'tutor')).toBe(0);
     expect(JSON.parse(h.out[1])).toEqual(expect.objectContaining({ slug: 'tutor', systemPrompt: 'You teach.' }));
@@ -75,7 +88,9 @@ describe('characters CLI', () => {
     try {
       writeFileSync(path.join(dir, 'p.txt'), 'A long persona.\nSecond line.');
       const h = harness();
-      expect(await h.run('characters', 'create', '--slug', 'long-one', '--name', 'Long', '--prompt-file', path.join(dir, 'p.txt'), '--model', 'big-model')).toBe(0);
+      expect(
+        await h.run('characters', 'create', '--slug', 'long-one', '--name', 'Long', '--prompt-file', path.join(dir, 'p.txt'), '--model', 'big-model'),
+      ).toBe(0);
       expect(h.repository.rows.get('long-one')).toEqual(expect.objectContaining({ systemPrompt: 'A long persona.\nSecond line.', modelId: 'big-model' }));
     } finally {
       rmSync(dir, { recursive: true, force: true });

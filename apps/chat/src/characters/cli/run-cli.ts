@@ -3,11 +3,11 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { Catalog, loadCatalog } from '@svc/catalog';
 import { CliIo, reportCliError, UsageError } from '@svc/cli';
+import { characterInputSchema } from '@svc/contracts';
 import { loadConfig, postgresUrl } from '@svc/config';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { createChatPrisma } from '../../database/chat-prisma';
 import { migrateChatDatabase } from '../../database/chat-migrations';
-import { characterInputSchema } from '../character-input.schema';
 import { toCharacterView } from '../character.mapper';
 import { seedDefaultCharacters } from '../seed-characters';
 import { CharactersRepository } from '../characters.repository';
@@ -59,7 +59,13 @@ interface Command {
   run(ctx: CharactersCliContext, values: Values, positionals: string[]): Promise<unknown>;
 }
 
-const list = (v: string | boolean | undefined) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : undefined);
+const list = (v: string | boolean | undefined) =>
+  typeof v === 'string'
+    ? v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : undefined;
 
 function createInput(ctx: CharactersCliContext, v: Values) {
   if (v.prompt !== undefined && v['prompt-file'] !== undefined) throw new UsageError('give --prompt or --prompt-file, not both');
@@ -79,7 +85,8 @@ function createInput(ctx: CharactersCliContext, v: Values) {
     webEnabled: v['web-enabled'] === true,
     featured: v.featured === true,
   });
-  if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => `--${String(i.path[0]).replace('systemPrompt', 'prompt')}: ${i.message}`).join('\n'));
+  if (!parsed.success)
+    throw new UsageError(parsed.error.issues.map((i) => `--${String(i.path[0]).replace('systemPrompt', 'prompt')}: ${i.message}`).join('\n'));
   return parsed.data;
 }
 
@@ -88,7 +95,13 @@ const COMMANDS: Record<string, Command> = {
     options: { search: { type: 'string' } },
     positionals: 0,
     run: async (ctx, v) => {
-      const page = await ctx.repository.list({ sortBy: 'mostRecent', sortOrder: 'desc', limit: 100, offset: 0, ...(typeof v.search === 'string' ? { search: v.search } : {}) });
+      const page = await ctx.repository.list({
+        sortBy: 'mostRecent',
+        sortOrder: 'desc',
+        limit: 100,
+        offset: 0,
+        ...(typeof v.search === 'string' ? { search: v.search } : {}),
+      });
       return { total: page.total, data: page.rows.map((c) => ({ slug: c.slug, name: c.name, modelId: c.modelId, featured: c.featured, adult: c.adult })) };
     },
   },
@@ -146,7 +159,8 @@ export async function runCharactersCli(argv: string[], io: CliIo, deps: Characte
     } catch (err) {
       throw new UsageError(err instanceof Error ? err.message : String(err), true);
     }
-    if (parsed.positionals.length !== command.positionals) throw new UsageError(command.positionals ? 'Expected <slug>' : 'Expected no positional arguments', true);
+    if (parsed.positionals.length !== command.positionals)
+      throw new UsageError(command.positionals ? 'Expected <slug>' : 'Expected no positional arguments', true);
     const ctx = await deps.open(deps.loadConfig());
     try {
       io.out(JSON.stringify(await command.run(ctx, parsed.values, parsed.positionals), null, 2));

@@ -89,7 +89,10 @@ describe('ChatAugmentation', () => {
     expect(web.messages[0].content.startsWith('SERVICE\n\nXXX')).toBe(true);
     expect(Buffer.byteLength(web.injected)).toBeLessThanOrEqual(contextBudgetBytes(model(1000), messages, 100));
     expect(web.streamedResults()).toEqual(results);
-    expect(JSON.parse(web.documentsToolCall()!.function.arguments).documents[1]).toEqual({ page_content: 'second source', metadata: { index: 2, title: 'Two', url: 'https://two.test/', date: '2026-01-01' } });
+    expect(JSON.parse(web.documentsToolCall()!.function.arguments).documents[1]).toEqual({
+      page_content: 'second source',
+      metadata: { index: 2, title: 'Two', url: 'https://two.test/', date: '2026-01-01' },
+    });
     expect(web.documentsToolCall()!.function.name).toBe('svc_web_search_documents');
     expect(web.echo().web_search_citations).toEqual(results);
     expect(web.billable()).toEqual({ webSearches: 1 });

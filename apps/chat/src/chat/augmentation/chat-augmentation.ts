@@ -75,8 +75,12 @@ export class ChatAugmentation {
   /** Refuses now what cannot run (before a stream opens): `enable_web_search: "on"` without a provider. */
   assertAvailable(svc: SvcParameters): void {
     if (svc.enable_web_search === 'on' && !this.augmenter.searchConfigured()) {
-      const message = 'Web search is not configured on this server (enable_web_search "on" needs SEARXNG_URL or BRAVE_SEARCH_API_KEY); use "auto" to proceed without it.';
-      throw new DomainError(ErrorCode.Validation, message, { _errors: [], svc_parameters: { _errors: [], enable_web_search: { _errors: ['web search is not configured'] } } });
+      const message =
+        'Web search is not configured on this server (enable_web_search "on" needs SEARXNG_URL or BRAVE_SEARCH_API_KEY); use "auto" to proceed without it.';
+      throw new DomainError(ErrorCode.Validation, message, {
+        _errors: [],
+        svc_parameters: { _errors: [], enable_web_search: { _errors: ['web search is not configured'] } },
+      });
     }
   }
 

@@ -35,4 +35,3 @@ export function checkContentParts(model: ModelDefinition, messages: ChatMessage[
 export function fieldError(path: Array<string | number>, message: string): DomainError {
   return DomainError.validation([{ path, message }]);
 }
-

@@ -15,7 +15,8 @@ export function toGenerateRequest(model: ModelDefinition, params: ChatCompletion
   checkContentParts(model, params.messages);
   checkTools(model, params);
   if (params.top_logprobs !== undefined && !params.logprobs) throw fieldError(['top_logprobs'], 'top_logprobs requires logprobs: true.');
-  if (params.logprobs && !capable(model, 'supportsLogProbs')) throw fieldError(['logprobs'], `Model ${model.id} does not return log probabilities (supportsLogProbs is false).`);
+  if (params.logprobs && !capable(model, 'supportsLogProbs'))
+    throw fieldError(['logprobs'], `Model ${model.id} does not return log probabilities (supportsLogProbs is false).`);
   if ((params.n ?? 1) > 1 && params.tools?.length) throw fieldError(['n'], 'n > 1 cannot be combined with tools.');
   const cap = model.maxCompletionTokens ?? DEFAULT_MAX_TOKENS;
   return {
@@ -57,7 +58,10 @@ function checkTools(model: ModelDefinition, params: ChatCompletionParams): void 
   });
   const usesTools = tools.length > 0 || params.messages.some((m) => m.role === 'tool' || m.tool_calls?.length);
   if (usesTools && !capable(model, 'supportsFunctionCalling')) {
-    throw fieldError(['tools'], `Model ${model.id} does not support function calling (supportsFunctionCalling is false); remove tools and tool messages or choose another model.`);
+    throw fieldError(
+      ['tools'],
+      `Model ${model.id} does not support function calling (supportsFunctionCalling is false); remove tools and tool messages or choose another model.`,
+    );
   }
 }
 

@@ -2,7 +2,13 @@ import { toGrammarSchema } from './json-schema-subset';
 
 describe('JSON schema subset for grammars', () => {
   it('drops annotations and reads anyOf as oneOf', () => {
-    const schema = { title: 'T', type: 'object', properties: { a: { anyOf: [{ type: 'string', default: 'x' }, { type: 'null' }] } }, required: ['a'], $schema: 'x' };
+    const schema = {
+      title: 'T',
+      type: 'object',
+      properties: { a: { anyOf: [{ type: 'string', default: 'x' }, { type: 'null' }] } },
+      required: ['a'],
+      $schema: 'x',
+    };
     expect(toGrammarSchema(schema, [])).toEqual({ type: 'object', properties: { a: { oneOf: [{ type: 'string' }, { type: 'null' }] } }, required: ['a'] });
   });
 

@@ -3,8 +3,25 @@ import { fieldError } from './content-parts';
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null', 'object', 'array']);
 /** Keywords the llama.cpp grammar builder enforces. */
 const ENFORCED = new Set([
-  'type', 'const', 'enum', 'oneOf', 'properties', 'additionalProperties', 'minProperties', 'maxProperties', 'required',
-  'items', 'prefixItems', 'minItems', 'maxItems', 'minLength', 'maxLength', 'format', 'description', '$defs', '$ref',
+  'type',
+  'const',
+  'enum',
+  'oneOf',
+  'properties',
+  'additionalProperties',
+  'minProperties',
+  'maxProperties',
+  'required',
+  'items',
+  'prefixItems',
+  'minItems',
+  'maxItems',
+  'minLength',
+  'maxLength',
+  'format',
+  'description',
+  '$defs',
+  '$ref',
 ]);
 /** Annotations with no effect on validity: dropped. */
 const ANNOTATIONS = new Set(['title', 'default', 'examples', '$schema', '$id', '$comment', 'deprecated', 'readOnly', 'writeOnly']);
@@ -27,12 +44,14 @@ export function toGrammarSchema(schema: unknown, path: Array<string | number>): 
     switch (name) {
       case 'type': {
         const types = Array.isArray(value) ? value : [value];
-        if (types.length === 0 || !types.every((t) => typeof t === 'string' && TYPES.has(t))) throw fieldError(at, `Unknown JSON schema type ${JSON.stringify(value)}.`);
+        if (types.length === 0 || !types.every((t) => typeof t === 'string' && TYPES.has(t)))
+          throw fieldError(at, `Unknown JSON schema type ${JSON.stringify(value)}.`);
         out.type = value;
         break;
       }
       case 'format':
-        if (!FORMATS.has(value as string)) throw fieldError(at, `JSON schema format "${String(value)}" cannot be enforced on this model (date-time, time and date can).`);
+        if (!FORMATS.has(value as string))
+          throw fieldError(at, `JSON schema format "${String(value)}" cannot be enforced on this model (date-time, time and date can).`);
         out.format = value;
         break;
       case 'oneOf':

@@ -42,11 +42,10 @@ function argumentsSchema(tool: ToolDefinition): Record<string, unknown> {
 }
 
 function describeTools(tools: ToolDefinition[]): string {
-  const lines = tools.map((t) => `- ${t.function.name}: ${t.function.description ?? ''} Parameters (JSON schema): ${JSON.stringify(t.function.parameters ?? {})}`);
-  return [
-    'You can call these tools. To call one, answer with only a JSON object {"name": <tool name>, "arguments": <arguments object>}.',
-    ...lines,
-  ].join('\n');
+  const lines = tools.map(
+    (t) => `- ${t.function.name}: ${t.function.description ?? ''} Parameters (JSON schema): ${JSON.stringify(t.function.parameters ?? {})}`,
+  );
+  return ['You can call these tools. To call one, answer with only a JSON object {"name": <tool name>, "arguments": <arguments object>}.', ...lines].join('\n');
 }
 
 /** The grammar-constrained output as an OpenAI tool call. */
@@ -58,5 +57,9 @@ export function toToolCall(text: string): ToolCall {
     throw new DomainError(ErrorCode.Upstream, 'The model did not finish its tool call within max_tokens; raise max_tokens.');
   }
   if (typeof parsed.name !== 'string') throw new DomainError(ErrorCode.Upstream, 'The model produced a tool call without a name.');
-  return { id: `call_${randomBytes(12).toString('hex')}`, type: 'function', function: { name: parsed.name, arguments: JSON.stringify(parsed.arguments ?? {}) } };
+  return {
+    id: `call_${randomBytes(12).toString('hex')}`,
+    type: 'function',
+    function: { name: parsed.name, arguments: JSON.stringify(parsed.arguments ?? {}) },
+  };
 }

@@ -1,80 +1,31 @@
-import { ChildProcess, fork } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ChatMessage } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { createLogger } from '@svc/logging';
 import { GenerateRequest, GenerateResult, OnText, TextEngine } from '../engine';
-import { abortError, engineClosedError, engineCrashedError, engineUnavailableError } from './engine-errors';
 import { contextLengthExceeded } from '../context-length';
-import { DoneMessage, FailedMessage, GenerateMessage, ParentMessage, ReadyMessage, TextMessage, WorkerChatMessage, WorkerMessage, WorkerTokenLogprob } from './ipc-messages';
+import { abortable } from './abortable';
+import { abortError, engineClosedError, engineCrashedError, engineUnavailableError } from './engine-errors';
+import { EMBEDDED_ENGINE_DEFAULTS, EmbeddedLlamaEngineOptions, EngineLogger } from './engine-options';
+import { toWorkerMessages, workerFeatures } from './generate-message';
+import { emitText, Generation, settleError, settleResult } from './generation';
+import { DoneMessage, FailedMessage, TextMessage } from './ipc-messages';
 import { SlotQueue } from './slot-queue';
 import { StopMatcher } from './stop-matcher';
+import { GenerationMessage, sendTo, Worker, WorkerSupervisor } from './worker-supervisor';
 
-/** The part of a pino logger the engine uses. Log ids, counts and timings only. */
-export interface EngineLogger {
-  debug(obj: object, msg: string): void;
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
+export { EMBEDDED_ENGINE_DEFAULTS } from './engine-options';
+export type { EmbeddedLlamaEngineOptions, EngineLogger } from './engine-options';
+export { toWorkerMessages } from './generate-message';
 
-export interface EmbeddedLlamaEngineOptions {
-  modelPath: string;
-  /** Tokens per sequence; default min(trained context, 4096). */
-  contextSize?: number;
-  /**
-   * Generations running at once, as parallel sequences of one llama context (default 2: on 2 cores
-   * that gave +40% aggregate tokens/s on the tiny model, equal on a 90M one, and short requests
-   * are not stuck behind a long one). Each sequence has its own KV cache of `contextSize`.
-   */
-  maxParallel?: number;
-  /** Generations waiting for a free sequence; more are rejected at once. */
-  maxQueue?: number;
-  /** llama.cpp threads; default: all cores but one (2 threads on 2 cores measured far slower). */
-  threads?: number;
-  logger?: EngineLogger;
-  /** Restart delay after a crash: doubles per consecutive crash, from `min` up to `max` ms. */
-  restartBackoffMs?: { min: number; max: number };
-}
-
-export const EMBEDDED_ENGINE_DEFAULTS = { maxParallel: 2, maxQueue: 16, restartBackoffMs: { min: 250, max: 10_000 } };
-
-/** The build copies *.mjs next to the compiled .js; Jest runs from source where it already is. */
-const WORKER_PATH = path.join(__dirname, 'llama-worker.mjs');
 /** Text pieces in flight before the worker waits for the consumer (back-pressure window). */
 const PIECE_WINDOW = 16;
-const SHUTDOWN_GRACE_MS = 3000;
-
-interface Worker {
-  proc: ChildProcess;
-  ready: boolean;
-  fatal?: string;
-  startWaiter?: { resolve: () => void; reject: (err: Error) => void };
-}
-
-interface Generation {
-  id: number;
-  onText?: OnText;
-  stop: StopMatcher;
-  parts: string[];
-  promptTokens: number;
-  completionTokens: number;
-  cachedTokens: number;
-  logprobs?: WorkerTokenLogprob[];
-  settled: boolean;
-  /** Pieces are handled one after another, each awaiting onText. */
-  chain: Promise<void>;
-  resolve(result: GenerateResult): void;
-  reject(err: Error): void;
-  release(): void;
-}
 
 /**
  * Runs a GGUF chat model with node-llama-cpp in a child process, so the ESM-only package and any
  * native crash stay out of the service; a dead child fails its in-flight generations and is
- * restarted with backoff. One model and one context per engine; requests beyond `maxParallel`
- * wait in a bounded FIFO queue.
+ * restarted with backoff (WorkerSupervisor). One model and one context per engine; requests beyond
+ * `maxParallel` wait in a bounded FIFO queue (SlotQueue).
  *
  * - Prompt: the model's chat template via node-llama-cpp's chat wrapper. A trailing assistant
  *   message is continued (prefill); otherwise a new assistant turn is opened.
@@ -90,28 +41,30 @@ export class EmbeddedLlamaEngine implements TextEngine {
   readonly kind = 'embedded' as const;
   private readonly queue: SlotQueue;
   private readonly log: EngineLogger;
-  private readonly threads: number;
-  private readonly maxParallel: number;
-  private readonly backoff: { min: number; max: number };
-  private worker?: Worker;
-  private starting?: Promise<void>;
-  private lastStartFailure?: { reason: string; retryAt: number };
-  private consecutiveFailures = 0;
+  private readonly workers: WorkerSupervisor;
   private readonly generations = new Map<number, Generation>();
   private nextId = 1;
   private closed = false;
 
-  constructor(private readonly options: EmbeddedLlamaEngineOptions) {
-    this.maxParallel = options.maxParallel ?? EMBEDDED_ENGINE_DEFAULTS.maxParallel;
-    this.threads = options.threads ?? Math.max(1, os.availableParallelism() - 1);
-    this.backoff = options.restartBackoffMs ?? EMBEDDED_ENGINE_DEFAULTS.restartBackoffMs;
-    this.queue = new SlotQueue(this.maxParallel, options.maxQueue ?? EMBEDDED_ENGINE_DEFAULTS.maxQueue);
+  constructor(options: EmbeddedLlamaEngineOptions) {
+    const maxParallel = options.maxParallel ?? EMBEDDED_ENGINE_DEFAULTS.maxParallel;
+    this.queue = new SlotQueue(maxParallel, options.maxQueue ?? EMBEDDED_ENGINE_DEFAULTS.maxQueue);
     this.log = options.logger ?? createLogger('chat').child({ engine: 'embedded-llama', model: path.basename(options.modelPath) });
+    this.workers = new WorkerSupervisor({
+      modelPath: options.modelPath,
+      contextSize: options.contextSize,
+      sequences: maxParallel,
+      threads: options.threads ?? Math.max(1, os.availableParallelism() - 1),
+      backoff: options.restartBackoffMs ?? EMBEDDED_ENGINE_DEFAULTS.restartBackoffMs,
+      log: this.log,
+      onMessage: (worker, message) => this.onMessage(worker, message),
+      onCrash: (detail) => this.failInFlight(detail),
+    });
   }
 
   /** The worker's process id while it runs (diagnostics and tests). */
   get workerPid(): number | undefined {
-    return this.worker?.proc.pid;
+    return this.workers.current?.proc.pid;
   }
 
   get stats(): { running: number; queued: number } {
@@ -119,7 +72,7 @@ export class EmbeddedLlamaEngine implements TextEngine {
   }
 
   ready(): Promise<void> {
-    return this.ensureWorker();
+    return this.workers.ensure();
   }
 
   async generate(request: GenerateRequest, onText?: OnText): Promise<GenerateResult> {
@@ -128,7 +81,7 @@ export class EmbeddedLlamaEngine implements TextEngine {
     const release = await this.queue.acquire(signal);
     let handedOver = false;
     try {
-      await abortable(this.ensureWorker(), signal);
+      await abortable(this.workers.ensure(), signal);
       if (this.closed) throw engineClosedError();
       handedOver = true;
       return await this.run(request, onText, release);
@@ -141,21 +94,13 @@ export class EmbeddedLlamaEngine implements TextEngine {
     if (this.closed) return;
     this.closed = true;
     this.queue.rejectAll(engineClosedError());
-    for (const gen of this.generations.values()) this.settleError(gen, engineClosedError());
+    for (const gen of this.generations.values()) settleError(gen, engineClosedError());
     this.generations.clear();
-    const worker = this.worker;
-    if (!worker) return;
-    const exited = new Promise<void>((resolve) => worker.proc.once('exit', () => resolve()));
-    if (worker.proc.exitCode === null && worker.proc.signalCode === null) {
-      this.send(worker, { type: 'shutdown' });
-      const timer = setTimeout(() => worker.proc.kill('SIGKILL'), SHUTDOWN_GRACE_MS);
-      await exited;
-      clearTimeout(timer);
-    }
+    await this.workers.close();
   }
 
   private run(request: GenerateRequest, onText: OnText | undefined, release: () => void): Promise<GenerateResult> {
-    const worker = this.worker;
+    const worker = this.workers.current;
     if (request.signal.aborted || !worker?.ready) {
       release();
       return Promise.reject(request.signal.aborted ? abortError(request.signal) : engineUnavailableError('the model process is not running'));
@@ -164,8 +109,8 @@ export class EmbeddedLlamaEngine implements TextEngine {
       const id = this.nextId++;
       const { signal } = request;
       const onAbort = () => {
-        this.send(worker, { type: 'cancel', id });
-        this.settleError(gen, abortError(signal));
+        sendTo(worker, { type: 'cancel', id });
+        settleError(gen, abortError(signal));
       };
       const gen: Generation = {
         id,
@@ -190,7 +135,7 @@ export class EmbeddedLlamaEngine implements TextEngine {
       };
       this.generations.set(id, gen);
       signal.addEventListener('abort', onAbort, { once: true });
-      this.send(worker, {
+      sendTo(worker, {
         type: 'generate',
         id,
         messages: toWorkerMessages(request.messages),
@@ -205,55 +150,8 @@ export class EmbeddedLlamaEngine implements TextEngine {
     });
   }
 
-  private ensureWorker(): Promise<void> {
-    if (this.closed) return Promise.reject(engineClosedError());
-    if (this.worker?.ready) return Promise.resolve();
-    if (this.starting) return this.starting;
-    const failure = this.lastStartFailure;
-    if (failure && Date.now() < failure.retryAt) {
-      return Promise.reject(engineUnavailableError(`${failure.reason} (next attempt in ${failure.retryAt - Date.now()} ms)`));
-    }
-    return this.startWorker(0);
-  }
-
-  private startWorker(delayMs: number): Promise<void> {
-    const starting = (async () => {
-      if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
-      if (this.closed) throw engineClosedError();
-      await this.spawn();
-    })();
-    this.starting = starting;
-    const clear = () => {
-      if (this.starting === starting) this.starting = undefined;
-    };
-    starting.then(clear, clear);
-    return starting;
-  }
-
-  private spawn(): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      const started = Date.now();
-      const proc = fork(WORKER_PATH, [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-      const worker: Worker = { proc, ready: false, startWaiter: { resolve, reject } };
-      this.worker = worker;
-      proc.on('message', (message: WorkerMessage) => this.onMessage(worker, message));
-      proc.once('exit', (code, signal) => this.onExit(worker, signal ?? `code ${code}`));
-      proc.on('error', (err) => {
-        this.log.error({ err: err.message }, 'embedded model process error');
-        if (proc.pid === undefined) this.onExit(worker, 'spawn failed');
-      });
-      this.log.info({ pid: proc.pid, threads: this.threads, maxParallel: this.maxParallel, spawnMs: Date.now() - started }, 'starting embedded model process');
-      this.send(worker, { type: 'init', modelPath: this.options.modelPath, contextSize: this.options.contextSize, sequences: this.maxParallel, threads: this.threads });
-    });
-  }
-
-  private onMessage(worker: Worker, message: WorkerMessage): void {
+  private onMessage(worker: Worker, message: GenerationMessage): void {
     switch (message.type) {
-      case 'ready':
-        return this.onReady(worker, message);
-      case 'fatal':
-        worker.fatal = message.message;
-        return;
       case 'log':
         return this.log.warn({ llamaLevel: message.level, line: message.message }, 'llama.cpp');
       case 'started': {
@@ -274,48 +172,27 @@ export class EmbeddedLlamaEngine implements TextEngine {
     }
   }
 
-  private onReady(worker: Worker, message: ReadyMessage): void {
-    worker.ready = true;
-    this.lastStartFailure = undefined;
-    const { loadMs, contextSize, trainContextSize, sequences, threads, chatWrapper } = message;
-    this.log.info({ pid: worker.proc.pid, loadMs, contextSize, trainContextSize, sequences, threads, chatWrapper }, 'embedded model ready');
-    worker.startWaiter?.resolve();
-    worker.startWaiter = undefined;
-  }
-
-  private onExit(worker: Worker, detail: string): void {
-    if (this.worker !== worker) return;
-    this.worker = undefined;
-    if (this.closed) {
-      worker.startWaiter?.reject(engineClosedError());
-      return;
-    }
-    this.consecutiveFailures++;
-    const delay = Math.min(this.backoff.max, this.backoff.min * 2 ** (this.consecutiveFailures - 1));
-    if (worker.startWaiter) {
-      const reason = worker.fatal ? `could not load the model: ${worker.fatal}` : `the model process exited while loading (${detail})`;
-      this.lastStartFailure = { reason, retryAt: Date.now() + delay };
-      this.log.error({ pid: worker.proc.pid, detail, reason, retryInMs: delay }, 'embedded model failed to start');
-      worker.startWaiter.reject(engineUnavailableError(reason));
-      return;
-    }
+  /** The worker died mid-generation: every generation in flight fails with a 503. */
+  private failInFlight(detail: string): number {
     const inFlight = [...this.generations.values()];
     this.generations.clear();
     for (const gen of inFlight) {
       gen.release();
-      this.settleError(gen, engineCrashedError(detail));
+      settleError(gen, engineCrashedError(detail));
     }
-    this.log.error({ pid: worker.proc.pid, detail, failedGenerations: inFlight.length, restartInMs: delay }, 'embedded model process exited; restarting');
-    this.startWorker(delay).catch(() => undefined); // failures are reported to the requests that wait on it
+    return inFlight.length;
   }
 
   private enqueue(id: number, step: (gen: Generation) => Promise<void>): void {
     const gen = this.generations.get(id);
     if (!gen) return;
-    gen.chain = gen.chain.then(() => step(gen)).catch((err: unknown) => {
-      if (this.worker) this.send(this.worker, { type: 'cancel', id });
-      this.settleError(gen, err instanceof Error ? err : new Error(String(err)));
-    });
+    gen.chain = gen.chain
+      .then(() => step(gen))
+      .catch((err: unknown) => {
+        const worker = this.workers.current;
+        if (worker) sendTo(worker, { type: 'cancel', id });
+        settleError(gen, err instanceof Error ? err : new Error(String(err)));
+      });
   }
 
   private async onPiece(worker: Worker, gen: Generation, message: TextMessage): Promise<void> {
@@ -323,13 +200,13 @@ export class EmbeddedLlamaEngine implements TextEngine {
     const { emit, stopped } = gen.stop.push(message.text);
     gen.completionTokens = message.completionTokens;
     if (message.logprobs) gen.logprobs?.push(...message.logprobs);
-    await this.emit(gen, emit);
+    await emitText(gen, emit);
     if (gen.settled) return;
     if (stopped) {
-      this.send(worker, { type: 'cancel', id: gen.id });
-      this.settleResult(gen, 'stop');
+      sendTo(worker, { type: 'cancel', id: gen.id });
+      settleResult(gen, 'stop');
     } else {
-      this.send(worker, { type: 'credit', id: gen.id, pieces: 1 });
+      sendTo(worker, { type: 'credit', id: gen.id, pieces: 1 });
     }
   }
 
@@ -338,7 +215,7 @@ export class EmbeddedLlamaEngine implements TextEngine {
     if (!gen) return;
     this.generations.delete(message.id);
     gen.release();
-    if (message.reason !== 'cancelled') this.consecutiveFailures = 0;
+    if (message.reason !== 'cancelled') this.workers.resetFailures();
     this.log.debug(
       { id: message.id, reason: message.reason, promptTokens: message.promptTokens, completionTokens: message.completionTokens, ms: message.generateMs },
       'generation finished',
@@ -349,10 +226,10 @@ export class EmbeddedLlamaEngine implements TextEngine {
         if (message.reason === 'cancelled') throw engineUnavailableError('the generation was cancelled by the model process');
         gen.promptTokens = message.promptTokens;
         gen.completionTokens = message.completionTokens;
-        await this.emit(gen, gen.stop.flush());
-        this.settleResult(gen, message.reason === 'length' ? 'length' : 'stop');
+        await emitText(gen, gen.stop.flush());
+        settleResult(gen, message.reason === 'length' ? 'length' : 'stop');
       })
-      .catch((err: unknown) => this.settleError(gen, err instanceof Error ? err : new Error(String(err))));
+      .catch((err: unknown) => settleError(gen, err instanceof Error ? err : new Error(String(err))));
   }
 
   private onFailed(message: FailedMessage): void {
@@ -367,92 +244,6 @@ export class EmbeddedLlamaEngine implements TextEngine {
         : message.code === 'bad_grammar'
           ? new DomainError(ErrorCode.Validation, `response_format: this JSON schema cannot be enforced on this model (${message.message})`)
           : engineUnavailableError(`generation failed: ${message.message}`);
-    gen.chain = gen.chain.then(() => this.settleError(gen, error));
+    gen.chain = gen.chain.then(() => settleError(gen, error));
   }
-
-  private async emit(gen: Generation, text: string): Promise<void> {
-    if (!text || gen.settled) return;
-    gen.parts.push(text);
-    await gen.onText?.(text);
-  }
-
-  private settleResult(gen: Generation, finishReason: GenerateResult['finishReason']): void {
-    if (gen.settled) return;
-    gen.settled = true;
-    gen.resolve({
-      text: gen.parts.join(''),
-      finishReason,
-      promptTokens: gen.promptTokens,
-      completionTokens: gen.completionTokens,
-      cachedTokens: gen.cachedTokens,
-      ...(gen.logprobs ? { logprobs: { content: gen.logprobs, refusal: null } } : {}),
-    });
-  }
-
-  private settleError(gen: Generation, err: Error): void {
-    if (gen.settled) return;
-    gen.settled = true;
-    gen.reject(err);
-  }
-
-  private send(worker: Worker, message: ParentMessage): void {
-    if (worker.proc.connected) worker.proc.send(message);
-  }
-}
-
-/** The optional sampling, grammar and cache fields of a generate message. */
-function workerFeatures(request: GenerateRequest): Partial<GenerateMessage> {
-  const features: Partial<GenerateMessage> = {};
-  if (request.topK !== undefined) features.topK = request.topK;
-  if (request.minP !== undefined) features.minP = request.minP;
-  const { repetitionPenalty: repetition, presencePenalty: presence, frequencyPenalty: frequency } = request;
-  if (repetition !== undefined || presence !== undefined || frequency !== undefined) features.penalties = { repetition, presence, frequency };
-  if (request.output) features.grammar = request.output.kind === 'json_object' ? { kind: 'json_object' } : { kind: 'json_schema', schema: request.output.schema };
-  if (request.logprobs) features.logprobs = { top: request.topLogprobs ?? 0 };
-  if (request.cacheKey !== undefined) features.cacheKey = request.cacheKey;
-  return features;
-}
-
-/** developer counts as system, tool results as user: ChatML-style templates know only these three. */
-export function toWorkerMessages(messages: ChatMessage[]): WorkerChatMessage[] {
-  return messages.map((m) => ({
-    role: m.role === 'assistant' ? 'assistant' : m.role === 'system' || m.role === 'developer' ? 'system' : 'user',
-    content: textForTemplate(m),
-  }));
-}
-
-/** Tool calls and tool results as plain text, the way the embedded tool prompt describes them (docs/chat.md). */
-function textForTemplate(m: ChatMessage): string {
-  if (m.role === 'tool') return `Result of tool call ${m.tool_call_id ?? ''}: ${m.content}`;
-  if (m.role === 'assistant' && m.tool_calls?.length) {
-    const calls = m.tool_calls.map((c) => JSON.stringify({ name: c.function.name, arguments: safeJson(c.function.arguments) }));
-    return [m.content, ...calls].filter(Boolean).join('\n');
-  }
-  return m.content;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(abortError(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err);
-      },
-    );
-  });
 }

@@ -259,9 +259,7 @@ async function grammarFor(spec) {
 
 /** The prompt exactly as node-llama-cpp's LlamaChat would build it from the model's chat template. */
 function tokenizePrompt(messages) {
-  const history = messages.map((m) =>
-    m.role === 'assistant' ? { type: 'model', response: [m.content] } : { type: m.role, text: m.content },
-  );
+  const history = messages.map((m) => (m.role === 'assistant' ? { type: 'model', response: [m.content] } : { type: m.role, text: m.content }));
   // A trailing assistant message is continued (prefill); otherwise open a new assistant turn.
   if (history.length === 0 || history[history.length - 1].type !== 'model') history.push({ type: 'model', response: [] });
   const { contextText } = state.chatWrapper.generateContextState({ chatHistory: history });

@@ -1,7 +1,9 @@
 import { catalogSchema, embeddingConstraintsOf } from '@svc/catalog';
 
 const model = (constraints: Record<string, unknown>) => ({
-  models: [{ id: 'e', name: 'E', type: 'embedding', engine: { kind: 'embedded-word-vectors', file: 'x.svec' }, pricing: { input: { usd: 1, diem: 1 } }, constraints }],
+  models: [
+    { id: 'e', name: 'E', type: 'embedding', engine: { kind: 'embedded-word-vectors', file: 'x.svec' }, pricing: { input: { usd: 1, diem: 1 } }, constraints },
+  ],
 });
 
 describe('embedding constraints in the catalog', () => {

@@ -1,6 +1,6 @@
 import { Pool } from 'undici';
 import { DomainError, ErrorCode } from '@svc/errors';
-import { upstreamHttpError, upstreamTransportError } from '../upstream/upstream-errors';
+import { hostsOf, UpstreamErrors } from '@svc/upstream';
 import { EmbeddingEngine, EmbedRequest, EmbedResult } from './embedding-engine';
 
 export interface OpenAIEmbeddingsEngineOptions {
@@ -29,8 +29,10 @@ export class OpenAIEmbeddingsEngine implements EmbeddingEngine {
   private readonly pool: Pool;
   private readonly path: string;
   private readonly headers: Record<string, string>;
+  private readonly errors: UpstreamErrors;
 
   constructor(private readonly options: OpenAIEmbeddingsEngineOptions) {
+    this.errors = new UpstreamErrors('embeddings', { hosts: hostsOf([options.baseUrl]), secrets: [options.apiKey] });
     const url = new URL(options.baseUrl);
     this.pool = new Pool(url.origin, {
       connections: options.connections,
@@ -59,16 +61,19 @@ export class OpenAIEmbeddingsEngine implements EmbeddingEngine {
     try {
       res = await this.pool.request({ method: 'POST', path: this.path, headers: this.headers, body, signal: request.signal });
     } catch (err) {
-      throw upstreamTransportError(err);
+      throw this.errors.transport(err);
     }
-    if (res.statusCode >= 400) throw upstreamHttpError(res.statusCode, await res.body.text().catch(() => ''), res.headers['retry-after']);
+    if (res.statusCode >= 400) throw this.errors.http(res.statusCode, await res.body.text().catch(() => ''), res.headers['retry-after']);
     let parsed: UpstreamEmbeddings;
     try {
       parsed = (await res.body.json()) as UpstreamEmbeddings;
     } catch (err) {
-      throw upstreamTransportError(err);
+      throw this.errors.transport(err, 'response');
     }
-    return { embeddings: vectorsOf(parsed, request.inputs.length, request.dimensions), promptTokens: parsed.usage?.prompt_tokens ?? parsed.usage?.total_tokens ?? 0 };
+    return {
+      embeddings: vectorsOf(parsed, request.inputs.length, request.dimensions),
+      promptTokens: parsed.usage?.prompt_tokens ?? parsed.usage?.total_tokens ?? 0,
+    };
   }
 
   async close(): Promise<void> {
@@ -79,17 +84,21 @@ export class OpenAIEmbeddingsEngine implements EmbeddingEngine {
 /** The upstream's vectors in input order, checked: one per input, all the same (requested) length. */
 export function vectorsOf(body: UpstreamEmbeddings, count: number, dimensions?: number): Float32Array[] {
   const data = body.data;
-  if (!Array.isArray(data) || data.length !== count) throw new DomainError(ErrorCode.Upstream, `The model server returned ${Array.isArray(data) ? data.length : 'no'} embeddings for ${count} inputs.`);
+  if (!Array.isArray(data) || data.length !== count)
+    throw new DomainError(ErrorCode.Upstream, `The model server returned ${Array.isArray(data) ? data.length : 'no'} embeddings for ${count} inputs.`);
   const out = new Array<Float32Array | undefined>(count);
   data.forEach((item, position) => {
     const index = item.index ?? position;
-    if (!Number.isInteger(index) || index < 0 || index >= count || out[index]) throw new DomainError(ErrorCode.Upstream, 'The model server returned embeddings with invalid indexes.');
+    if (!Number.isInteger(index) || index < 0 || index >= count || out[index])
+      throw new DomainError(ErrorCode.Upstream, 'The model server returned embeddings with invalid indexes.');
     out[index] = toFloat32(item.embedding);
   });
   const vectors = out as Float32Array[];
   const length = vectors[0]?.length ?? 0;
-  if (length === 0 || vectors.some((v) => v.length !== length)) throw new DomainError(ErrorCode.Upstream, 'The model server returned embeddings of different lengths.');
-  if (dimensions !== undefined && length < dimensions) throw new DomainError(ErrorCode.Upstream, `The model server returned ${length} dimensions, fewer than the ${dimensions} requested.`);
+  if (length === 0 || vectors.some((v) => v.length !== length))
+    throw new DomainError(ErrorCode.Upstream, 'The model server returned embeddings of different lengths.');
+  if (dimensions !== undefined && length < dimensions)
+    throw new DomainError(ErrorCode.Upstream, `The model server returned ${length} dimensions, fewer than the ${dimensions} requested.`);
   // A server that ignored `dimensions`: shorten here, like the embedded models.
   return dimensions !== undefined && length > dimensions ? vectors.map((v) => shorten(v, dimensions)) : vectors;
 }

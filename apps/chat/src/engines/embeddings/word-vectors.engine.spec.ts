@@ -6,7 +6,17 @@ import { cosine, WordVectorsEngine } from './word-vectors.engine';
 function writeSvec(file: string, words: string[], rows: number[][], removeComponent: number[] = []): void {
   const dim = rows[0].length;
   const header = Buffer.from(
-    JSON.stringify({ format: 'svc-word-vectors-v1', dim, count: words.length, lowercase: true, tokenPattern: "[a-z]+(?:'[a-z]+)?", pooling: 'sif-mean', removeComponent, words, weights: words.map(() => 1) }),
+    JSON.stringify({
+      format: 'svc-word-vectors-v1',
+      dim,
+      count: words.length,
+      lowercase: true,
+      tokenPattern: "[a-z]+(?:'[a-z]+)?",
+      pooling: 'sif-mean',
+      removeComponent,
+      words,
+      weights: words.map(() => 1),
+    }),
   );
   const data = Buffer.alloc(rows.length * dim * 2);
   // float16 for the few exact values used here: 0, 1 and 0.5
@@ -26,7 +36,15 @@ describe('WordVectorsEngine', () => {
 
   it('averages known word vectors into unit vectors, case-insensitively', async () => {
     const file = path.join(dir, 'a.svec');
-    writeSvec(file, ['dog', 'cat', 'bank'], [[1, 0, 0], [1, 0.5, 0], [0, 0, 1]]);
+    writeSvec(
+      file,
+      ['dog', 'cat', 'bank'],
+      [
+        [1, 0, 0],
+        [1, 0.5, 0],
+        [0, 0, 1],
+      ],
+    );
     const engine = new WordVectorsEngine({ modelPath: file });
     await engine.ready();
     expect(engine.dimensions).toBe(3);
@@ -41,7 +59,15 @@ describe('WordVectorsEngine', () => {
 
   it('projects out the common component', async () => {
     const file = path.join(dir, 'b.svec');
-    writeSvec(file, ['x', 'y'], [[1, 0.5, 0], [0, 1, 0]], [0, 1, 0]);
+    writeSvec(
+      file,
+      ['x', 'y'],
+      [
+        [1, 0.5, 0],
+        [0, 1, 0],
+      ],
+      [0, 1, 0],
+    );
     const engine = new WordVectorsEngine({ modelPath: file });
     await engine.ready();
     const [v] = engine.embed(['x']).embeddings;

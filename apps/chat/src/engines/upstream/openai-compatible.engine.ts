@@ -6,7 +6,6 @@ import { CircuitBreakerOptions } from '../../routing/circuit-breaker';
 import { BackoffOptions } from '../../routing/backoff';
 import { GenerateRequest, GenerateResult, GenerationAbortedError, OnText, TextEngine } from '../engine';
 import { sseData } from './sse-lines';
-import { upstreamTransportError } from './upstream-errors';
 
 export interface OpenAICompatibleEngineOptions {
   /** Base URL including the API prefix, e.g. `http://127.0.0.1:8000/v1` (the first endpoint). */
@@ -84,14 +83,14 @@ export class OpenAICompatibleEngine implements TextEngine {
       routed = await this.router.send((endpoint) => body(endpoint.config.model), request.signal, request.cacheKey);
     } catch (err) {
       if (request.signal.aborted) throw abortError();
-      throw err instanceof DomainError ? err : upstreamTransportError(err);
+      throw this.router.errors.transport(err);
     }
     try {
       const res = routed.response;
       return stream ? await this.readStream(res.body, onText) : this.readCompletion((await res.body.json()) as UpstreamBody);
     } catch (err) {
       if (err instanceof DomainError) throw err;
-      throw request.signal.aborted ? abortError() : upstreamTransportError(err);
+      throw request.signal.aborted ? abortError() : this.router.errors.transport(err, 'response');
     } finally {
       routed.release();
     }
@@ -202,7 +201,11 @@ function upstreamMessage(m: ChatMessage): Record<string, unknown> {
 
 function countsOf(usage: UpstreamUsage | null | undefined): Pick<GenerateResult, 'promptTokens' | 'completionTokens' | 'cachedTokens'> {
   const cached = usage?.prompt_tokens_details?.cached_tokens;
-  return { promptTokens: usage?.prompt_tokens ?? 0, completionTokens: usage?.completion_tokens ?? 0, ...(cached !== undefined ? { cachedTokens: cached } : {}) };
+  return {
+    promptTokens: usage?.prompt_tokens ?? 0,
+    completionTokens: usage?.completion_tokens ?? 0,
+    ...(cached !== undefined ? { cachedTokens: cached } : {}),
+  };
 }
 
 function finishOf(reason: string | null | undefined, hasToolCalls: boolean): GenerateResult['finishReason'] {

@@ -24,4 +24,8 @@ describe('SSE data lines', () => {
     for await (const d of sseData(body())) out.push(d);
     expect(out).toEqual(['héllo']);
   });
+
+  it('joins the data lines of one event, takes bare CR line endings, and keeps a last event the body ends without a blank line', async () => {
+    expect(await collect(['data: {"a":\ndata: 1}\n\n', 'data: x\r\rdata: [DONE]'])).toEqual(['{"a":\n1}', 'x', '[DONE]']);
+  });
 });

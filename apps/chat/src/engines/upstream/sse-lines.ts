@@ -1,19 +1,19 @@
+import { createParser, EventSourceMessage } from 'eventsource-parser';
+
 /**
- * Splits a byte stream of Server-Sent Events into `data:` payloads. Handles events split across
- * chunks and CRLF line endings; ignores comments and other fields.
+ * The `data` payloads of a byte stream of Server-Sent Events, parsed by eventsource-parser (the
+ * whole SSE grammar: events split across chunks, CRLF/CR/LF line endings, multi-line data,
+ * comments and other fields). eventsource-parser 3 is its last CommonJS release.
  */
 export async function* sseData(body: AsyncIterable<Buffer | Uint8Array>): AsyncGenerator<string> {
   const decoder = new TextDecoder();
-  let buffer = '';
+  const ready: string[] = [];
+  const parser = createParser({ onEvent: (event: EventSourceMessage) => ready.push(event.data) });
   for await (const chunk of body) {
-    buffer += decoder.decode(chunk, { stream: true });
-    let end: number;
-    while ((end = buffer.indexOf('\n')) >= 0) {
-      const line = buffer.slice(0, end).replace(/\r$/, '');
-      buffer = buffer.slice(end + 1);
-      if (line.startsWith('data:')) yield line.slice(line[5] === ' ' ? 6 : 5);
-    }
+    parser.feed(decoder.decode(chunk, { stream: true }));
+    while (ready.length) yield ready.shift()!;
   }
-  const rest = buffer.trim();
-  if (rest.startsWith('data:')) yield rest.slice(5).trim();
+  // A last event without its blank line still counts (some servers end the body right after it).
+  parser.feed(decoder.decode() + '\n\n');
+  while (ready.length) yield ready.shift()!;
 }

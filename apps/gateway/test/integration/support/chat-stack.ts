@@ -56,17 +56,36 @@ export async function startChatStack(options: ChatStackOptions): Promise<ChatSta
       createTestDatabase(`gw${options.name}_keys`, { migrationsDir: serviceMigrationsDir('keys') }),
       createTestDatabase(`gw${options.name}_chat`, { migrationsDir: serviceMigrationsDir('chat') }),
     ]);
-    stops.push(() => keysDb.drop(), () => chatDb.drop());
+    stops.push(
+      () => keysDb.drop(),
+      () => chatDb.drop(),
+    );
     const nc = await connect({ servers: nats.url });
     stops.push(() => nc.close());
     stops.push(startFakeBilling(nc));
 
     const common = { NATS_URL: nats.url, REDIS_URL: redis.url, SVC_CATALOG_PATH: catalogPath, ...options.env };
     const keys = startService('keys', 'apps/keys/src/main.ts', { ...common, KEYS_DATABASE_URL: keysDb.url, KEYS_MIGRATE_ON_BOOT: 'false' });
-    const chat = startService('chat', 'apps/chat/src/main.ts', { ...common, CHAT_DATABASE_URL: chatDb.url, CHAT_MIGRATE_ON_BOOT: 'false', LLAMA_THREADS: '1', ...options.chatEnv });
+    const chat = startService('chat', 'apps/chat/src/main.ts', {
+      ...common,
+      CHAT_DATABASE_URL: chatDb.url,
+      CHAT_MIGRATE_ON_BOOT: 'false',
+      LLAMA_THREADS: '1',
+      ...options.chatEnv,
+    });
     const port = await freePort();
-    const gateway = startService('gateway', 'apps/gateway/src/main.ts', { ...common, PORT: String(port), HOST: '127.0.0.1', RATE_LIMITS_ENABLED: 'false', ABUSE_PROTECTION_ENABLED: 'false' });
-    stops.push(() => keys.stop(), () => chat.stop(), () => gateway.stop());
+    const gateway = startService('gateway', 'apps/gateway/src/main.ts', {
+      ...common,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      RATE_LIMITS_ENABLED: 'false',
+      ABUSE_PROTECTION_ENABLED: 'false',
+    });
+    stops.push(
+      () => keys.stop(),
+      () => chat.stop(),
+      () => gateway.stop(),
+    );
     await Promise.all([keys.waitFor('keys service ready', 90_000), chat.waitFor('chat service ready', 90_000), gateway.waitFor('gateway listening', 90_000)]);
     const api = `http://127.0.0.1:${port}/api/v1`;
 

@@ -8,7 +8,18 @@ import { Client } from 'pg';
 import { KEYS, RateLimitOverride } from '@svc/contracts';
 import { serviceMigrationsDir } from '@svc/database';
 import { RpcClient } from '@svc/messaging';
-import { createTestDatabase, FakeOpenAiUpstream, freePort, PrivateNats, ServiceProcess, startFakeBilling, startFakeOpenAiUpstream, startPrivateNats, startService, TestDatabase } from '@svc/testing';
+import {
+  createTestDatabase,
+  FakeOpenAiUpstream,
+  freePort,
+  PrivateNats,
+  ServiceProcess,
+  startFakeBilling,
+  startFakeOpenAiUpstream,
+  startPrivateNats,
+  startService,
+  TestDatabase,
+} from '@svc/testing';
 
 /** Cheap models: every text model is proxied to the test's fake upstream, so no CPU goes to inference. */
 const CATALOG = `
@@ -113,9 +124,19 @@ export async function startRateLimitStack(): Promise<RateLimitStack> {
     stops.push(async () => stopBilling());
 
     const common = { NATS_URL: nats.url, SVC_CATALOG_PATH: catalogPath, RL_TEST_UPSTREAM_URL: baseUrl };
-    const keys = startService('keys', 'apps/keys/src/main.ts', { ...common, KEYS_DATABASE_URL: db.url, KEYS_MIGRATE_ON_BOOT: 'false', KEYS_USED_FLUSH_MS: '500' });
+    const keys = startService('keys', 'apps/keys/src/main.ts', {
+      ...common,
+      KEYS_DATABASE_URL: db.url,
+      KEYS_MIGRATE_ON_BOOT: 'false',
+      KEYS_USED_FLUSH_MS: '500',
+    });
     stops.push(() => keys.stop());
-    const chat = startService('chat', 'apps/chat/src/main.ts', { ...common, CHAT_DATABASE_URL: chatDb.url, CHAT_MIGRATE_ON_BOOT: 'false', SVC_SYSTEM_PROMPT: RATE_LIMIT_SYSTEM_PROMPT });
+    const chat = startService('chat', 'apps/chat/src/main.ts', {
+      ...common,
+      CHAT_DATABASE_URL: chatDb.url,
+      CHAT_MIGRATE_ON_BOOT: 'false',
+      SVC_SYSTEM_PROMPT: RATE_LIMIT_SYSTEM_PROMPT,
+    });
     stops.push(() => chat.stop());
     await Promise.all([keys.waitFor('keys service ready', 60_000), chat.waitFor('chat service ready', 60_000)]);
 

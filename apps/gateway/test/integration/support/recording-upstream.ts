@@ -31,11 +31,19 @@ export function recordingUpstream(calls: UpstreamCall[], options: RecordingUpstr
       const base = { id: 'up-1', created: 1, model: body.model };
       if (!body.stream) {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: answer }, finish_reason: 'stop' }], usage }));
+        res.end(
+          JSON.stringify({
+            ...base,
+            object: 'chat.completion',
+            choices: [{ index: 0, message: { role: 'assistant', content: answer }, finish_reason: 'stop' }],
+            usage,
+          }),
+        );
         return;
       }
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const event = (choices: unknown[], extra: object = {}) => res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices, ...extra })}\n\n`);
+      const event = (choices: unknown[], extra: object = {}) =>
+        res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices, ...extra })}\n\n`);
       for (let i = 0; i < answer.length; i += chunkSize) event([{ index: 0, delta: { content: answer.slice(i, i + chunkSize) }, finish_reason: null }]);
       event([{ index: 0, delta: {}, finish_reason: 'stop' }]);
       event([], { usage });

@@ -58,7 +58,13 @@ describe('OnnxDiffusionEngine (fake denoiser)', () => {
   beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'diffusion-'));
     session = new FakeSession();
-    engine = new OnnxDiffusionEngine({ modelPath: path.join(dir, 'fake.onnx'), configPath: writeConfig(dir), maxParallel: 1, maxQueue: 1, sessionFactory: async () => session });
+    engine = new OnnxDiffusionEngine({
+      modelPath: path.join(dir, 'fake.onnx'),
+      configPath: writeConfig(dir),
+      maxParallel: 1,
+      maxQueue: 1,
+      sessionFactory: async () => session,
+    });
     await engine.ready();
   });
 

@@ -4,8 +4,7 @@ import { BoundedQueue } from './bounded-queue';
 import { ddimStep, ddimTimesteps, noiseTo } from './ddim';
 import { DiffusionModelConfig, diffusionConfigPath, loadDiffusionModelConfig } from './diffusion-model-config';
 import { DenoiserSession, DenoiserSessionFactory, onnxRuntimeSessionFactory } from './onnx-session';
-import { encodePng } from './png-encoder';
-import { RgbImage, toSquareRgb, upscaleCover } from './resize';
+import { encodePng, RgbImage, toSquareRgb, upscaleCover } from './rgb-image';
 import { seededNormals } from './seeded-noise';
 import { WordTokenizer } from './word-tokenizer';
 
@@ -113,10 +112,15 @@ export class OnnxDiffusionEngine {
 
   private validate(r: ImageGenerateRequest): ImageGenerateRequest {
     const bad = (msg: string) => new DomainError(ErrorCode.Validation, msg);
-    for (const [name, v] of [['width', r.width], ['height', r.height]] as const) {
-      if (v !== undefined && (!Number.isInteger(v) || v < 1 || v > IMAGE_LIMITS.maxSide)) throw bad(`${name} must be an integer from 1 to ${IMAGE_LIMITS.maxSide}`);
+    for (const [name, v] of [
+      ['width', r.width],
+      ['height', r.height],
+    ] as const) {
+      if (v !== undefined && (!Number.isInteger(v) || v < 1 || v > IMAGE_LIMITS.maxSide))
+        throw bad(`${name} must be an integer from 1 to ${IMAGE_LIMITS.maxSide}`);
     }
-    if (r.steps !== undefined && (!Number.isInteger(r.steps) || r.steps < 1 || r.steps > IMAGE_LIMITS.maxSteps)) throw bad(`steps must be an integer from 1 to ${IMAGE_LIMITS.maxSteps}`);
+    if (r.steps !== undefined && (!Number.isInteger(r.steps) || r.steps < 1 || r.steps > IMAGE_LIMITS.maxSteps))
+      throw bad(`steps must be an integer from 1 to ${IMAGE_LIMITS.maxSteps}`);
     if (r.cfgScale !== undefined && !(r.cfgScale >= 0 && r.cfgScale <= IMAGE_LIMITS.maxCfg)) throw bad(`cfgScale must be from 0 to ${IMAGE_LIMITS.maxCfg}`);
     if (r.strength !== undefined && !(r.strength > 0 && r.strength <= 1)) throw bad('strength must be in (0, 1]');
     if (r.init && r.init.data.length !== r.init.width * r.init.height * r.init.channels) throw bad('init image size does not match its pixel data');
@@ -141,7 +145,7 @@ export class OnnxDiffusionEngine {
 
     let x = seededNormals(seed, n);
     if (req.init) {
-      const init = toSquareRgb(req.init, size);
+      const init = await toSquareRgb(req.init, size);
       const x0 = new Float32Array(n);
       for (let c = 0; c < 3; c++) for (let p = 0; p < size * size; p++) x0[c * size * size + p] = init[p * 3 + c] / 127.5 - 1;
       x = noiseTo(x0, x, ac[ts[0]]);
@@ -160,7 +164,18 @@ export class OnnxDiffusionEngine {
     }
     const width = req.width ?? size;
     const height = req.height ?? size;
-    const rgb = width === size && height === size ? native : upscaleCover(native, size, size, width, height);
-    return { png: encodePng(rgb, width, height), rgb, width, height, nativeResolution: size, seed, steps, cfgScale: cfg, unknownWords: unknown, ms: Date.now() - started };
+    const rgb = width === size && height === size ? native : await upscaleCover(native, size, size, width, height);
+    return {
+      png: await encodePng(rgb, width, height),
+      rgb,
+      width,
+      height,
+      nativeResolution: size,
+      seed,
+      steps,
+      cfgScale: cfg,
+      unknownWords: unknown,
+      ms: Date.now() - started,
+    };
   }
 }

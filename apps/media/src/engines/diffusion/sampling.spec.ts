@@ -1,7 +1,6 @@
-import { inflateSync } from 'node:zlib';
+import sharp from 'sharp';
 import { ddimStep, ddimTimesteps } from './ddim';
-import { encodePng } from './png-encoder';
-import { toSquareRgb, upscaleCover } from './resize';
+import { encodePng, toSquareRgb, upscaleCover } from './rgb-image';
 import { seededNormals } from './seeded-noise';
 import { WordTokenizer } from './word-tokenizer';
 
@@ -42,32 +41,52 @@ describe('ddimStep', () => {
 });
 
 describe('encodePng', () => {
-  it('writes a PNG whose pixels decode back', () => {
+  it('writes a PNG whose pixels decode back', async () => {
     const rgb = Uint8Array.from({ length: 2 * 3 * 3 }, (_, i) => i * 10);
-    const png = encodePng(rgb, 2, 3);
+    const png = await encodePng(rgb, 2, 3);
     expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     expect(png.readUInt32BE(16)).toBe(2);
     expect(png.readUInt32BE(20)).toBe(3);
-    const idatLen = png.readUInt32BE(33);
-    const raw = inflateSync(png.subarray(41, 41 + idatLen));
-    expect(raw.length).toBe(3 * (1 + 6));
-    expect([...raw.subarray(8, 14)]).toEqual([60, 70, 80, 90, 100, 110]);
+    const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height, info.channels]).toEqual([2, 3, 3]);
+    expect([...data]).toEqual([...rgb]);
+    expect([...data.subarray(6, 12)]).toEqual([60, 70, 80, 90, 100, 110]);
   });
 });
 
 describe('resize', () => {
-  it('upscales a flat image to a flat image of the requested size', () => {
+  it('upscales a flat image to a flat image of the requested size', async () => {
     const src = new Uint8Array(4 * 4 * 3).fill(200);
-    const out = upscaleCover(src, 4, 4, 10, 6);
+    const out = await upscaleCover(src, 4, 4, 10, 6);
     expect(out.length).toBe(10 * 6 * 3);
     expect(out.every((v) => v === 200)).toBe(true);
   });
 
-  it('downsamples RGBA with alpha composited on white', () => {
-    const data = new Uint8Array(4 * 4 * 4);
-    for (let p = 0; p < 16; p++) data.set([0, 0, 0, p < 8 ? 255 : 0], p * 4);
-    const out = toSquareRgb({ data, width: 4, height: 4, channels: 4 }, 2);
-    expect([...out]).toEqual([0, 0, 0, 0, 0, 0, 255, 255, 255, 255, 255, 255]);
+  it('downsamples RGBA with alpha composited on white, from the centre square', async () => {
+    const rgba = (width: number, height: number, pixel: (x: number) => number[]) => {
+      const data = new Uint8Array(width * height * 4);
+      for (let p = 0; p < width * height; p++) data.set(pixel(p % width), p * 4);
+      return { data, width, height, channels: 4 as const };
+    };
+    expect([
+      ...(await toSquareRgb(
+        rgba(4, 4, () => [0, 0, 0, 255]),
+        2,
+      )),
+    ]).toEqual(new Array(12).fill(0));
+    expect([
+      ...(await toSquareRgb(
+        rgba(4, 4, () => [0, 0, 0, 0]),
+        2,
+      )),
+    ]).toEqual(new Array(12).fill(255));
+    // The opaque red columns at the sides lie outside the centre square.
+    expect([
+      ...(await toSquareRgb(
+        rgba(6, 4, (x) => (x === 0 || x === 5 ? [255, 0, 0, 255] : [0, 0, 0, 0])),
+        2,
+      )),
+    ]).toEqual(new Array(12).fill(255));
   });
 });
 

@@ -12,7 +12,11 @@ export class WordTokenizer {
 
   /** Ids padded with 0 to `maxTokens`; unknown words map to `unk`; words past the limit are dropped. */
   encode(prompt: string): { ids: number[]; unknown: string[] } {
-    const words = prompt.toLowerCase().replace(/[^a-z ]/g, ' ').split(' ').filter(Boolean);
+    const words = prompt
+      .toLowerCase()
+      .replace(/[^a-z ]/g, ' ')
+      .split(' ')
+      .filter(Boolean);
     const unknown: string[] = [];
     const ids = words.slice(0, this.maxTokens).map((w) => {
       const id = this.index.get(w);

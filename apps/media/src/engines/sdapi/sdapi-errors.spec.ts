@@ -1,7 +1,10 @@
 import { ErrorCode, statusOf } from '@svc/errors';
-import { sdapiError } from './sdapi-errors';
+import { UpstreamErrors } from '@svc/upstream';
 
-describe('sdapiError', () => {
+/** The web UI's failures as SdapiImageEngine maps them: the shared mapper, told the server's host. */
+const sdapiError = (status: number, body: string, serverHost?: string) => new UpstreamErrors('image', { hosts: [serverHost] }).http(status, body);
+
+describe('sdapi failures (through @svc/upstream)', () => {
   const status = (code: number, body: unknown = {}) => statusOf(sdapiError(code, JSON.stringify(body), 'gpu-box.internal').code);
 
   it('maps statuses like the OpenAI-compatible image engine', () => {
@@ -11,11 +14,23 @@ describe('sdapiError', () => {
   });
 
   it("keeps the web UI's message for validation errors, in each of its shapes, without locating the server", () => {
-    expect(sdapiError(422, JSON.stringify({ detail: [{ loc: ['body', 'width'], msg: 'value is not a valid integer' }, { loc: ['body', 'steps'], msg: 'too big' }] })).message).toBe(
-      'The image server rejected the request: width: value is not a valid integer; steps: too big',
-    );
+    expect(
+      sdapiError(
+        422,
+        JSON.stringify({
+          detail: [
+            { loc: ['body', 'width'], msg: 'value is not a valid integer' },
+            { loc: ['body', 'steps'], msg: 'too big' },
+          ],
+        }),
+      ).message,
+    ).toBe('The image server rejected the request: width: value is not a valid integer; steps: too big');
     expect(sdapiError(422, JSON.stringify({ detail: "Script 'x' not found" })).message).toBe("The image server rejected the request: Script 'x' not found");
-    const leaky = sdapiError(400, JSON.stringify({ error: 'HTTPException', detail: '', errors: 'see http://10.0.0.7:7860/docs or 10.0.0.7:7860 on gpu-box.internal' }), 'gpu-box.internal');
+    const leaky = sdapiError(
+      400,
+      JSON.stringify({ error: 'HTTPException', detail: '', errors: 'see http://10.0.0.7:7860/docs or 10.0.0.7:7860 on gpu-box.internal' }),
+      'gpu-box.internal',
+    );
     expect(leaky.code).toBe(ErrorCode.Validation);
     expect(leaky.message).toBe('The image server rejected the request: see [url] or [address] on [server]');
     expect(sdapiError(422, 'not json').message).toBe('The image server rejected the request: no details');

@@ -1,8 +1,8 @@
 import sharp from 'sharp';
 import { DomainError, ErrorCode } from '@svc/errors';
+import { fetchUpstreamText, hostsOf, UpstreamErrors } from '@svc/upstream';
 import { BoundedQueue } from '../diffusion/bounded-queue';
 import { UpstreamImage, UpstreamImageRequest } from '../upstream/openai-image.engine';
-import { sdapiError } from './sdapi-errors';
 
 export interface SdapiImageEngineOptions {
   /** The server root, e.g. `http://127.0.0.1:7860`. */
@@ -39,12 +39,14 @@ const toGrid = (n: number) => Math.max(64, Math.round(n / 8) * 8);
 export class SdapiImageEngine {
   private readonly queue: BoundedQueue;
   private readonly root: string;
-  private readonly host: string;
+  /** The web UI's FastAPI error shapes are read by the shared mapper, which scrubs its host and credentials. */
+  private readonly errors: UpstreamErrors;
 
   constructor(private readonly options: SdapiImageEngineOptions) {
     this.queue = new BoundedQueue(options.maxParallel ?? 1, options.maxQueue ?? 16, 'The image server');
     this.root = options.baseUrl.replace(/\/+$/, '');
-    this.host = new URL(options.baseUrl).hostname;
+    const password = options.auth?.includes(':') ? options.auth.slice(options.auth.indexOf(':') + 1) : undefined;
+    this.errors = new UpstreamErrors('image', { hosts: hostsOf([options.baseUrl]), secrets: [options.auth, password] });
   }
 
   async ready(): Promise<void> {
@@ -81,8 +83,15 @@ export class SdapiImageEngine {
     };
     let path = '/sdapi/v1/txt2img';
     if (req.init) {
-      const png = await sharp(Buffer.from(req.init.data), { raw: { width: req.init.width, height: req.init.height, channels: req.init.channels } }).png().toBuffer();
-      Object.assign(body, { init_images: [png.toString('base64')], denoising_strength: this.options.denoisingStrength ?? 0.6, resize_mode: 0, include_init_images: false });
+      const png = await sharp(Buffer.from(req.init.data), { raw: { width: req.init.width, height: req.init.height, channels: req.init.channels } })
+        .png()
+        .toBuffer();
+      Object.assign(body, {
+        init_images: [png.toString('base64')],
+        denoising_strength: this.options.denoisingStrength ?? 0.6,
+        resize_mode: 0,
+        include_init_images: false,
+      });
       if (!req.width || !req.height) Object.assign(body, { width: toGrid(req.init.width), height: toGrid(req.init.height) });
       path = '/sdapi/v1/img2img';
     }
@@ -109,22 +118,12 @@ export class SdapiImageEngine {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     const auth = this.options.auth;
     if (auth) headers.authorization = auth.includes(':') ? `Basic ${Buffer.from(auth).toString('base64')}` : `Bearer ${auth}`;
-    let res: Response;
-    try {
-      res = await fetch(this.root + path, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(this.options.timeoutMs) });
-    } catch (err) {
-      const name = (err as Error | undefined)?.name;
-      throw name === 'TimeoutError' ? new DomainError(ErrorCode.Timeout, 'The image server timed out.') : new DomainError(ErrorCode.Upstream, 'The image server is unreachable.');
-    }
-    let text: string;
-    try {
-      text = await res.text();
-    } catch (err) {
-      const name = (err as Error | undefined)?.name;
-      throw name === 'TimeoutError' ? new DomainError(ErrorCode.Timeout, 'The image server timed out.') : new DomainError(ErrorCode.Upstream, 'The image server closed the connection.');
-    }
-    if (!res.ok) throw sdapiError(res.status, text, this.host);
-    return text;
+    return fetchUpstreamText(this.errors, this.root + path, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(this.options.timeoutMs),
+    });
   }
 }
 

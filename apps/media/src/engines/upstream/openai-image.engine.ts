@@ -1,7 +1,8 @@
 import sharp from 'sharp';
 import { DomainError, ErrorCode } from '@svc/errors';
+import { fetchUpstreamText, hostsOf, UpstreamErrors } from '@svc/upstream';
 import { BoundedQueue } from '../diffusion/bounded-queue';
-import { RgbImage } from '../diffusion/resize';
+import { RgbImage } from '../diffusion/rgb-image';
 
 export interface UpstreamImageRequest {
   prompt: string;
@@ -39,13 +40,14 @@ export interface OpenAiImageEngineOptions {
  * An OpenAI-compatible image server (`POST /images/generations`, `POST /images/edits`, answers
  * `{data: [{b64_json}]}`): vLLM-style servers, LocalAI, or a hosted API. The image comes back
  * decoded to RGB so the media service post-processes it like the embedded model's. Upstream
- * failures are mapped: 400 → 400 (message without URLs), 429 → 429, 503 → 503, 5xx → 502,
- * timeouts → 504, unreachable → 502.
+ * failures are mapped by `@svc/upstream`, as for every engine kind (libs/upstream/README.md).
  */
 export class OpenAiImageEngine {
   private readonly queue: BoundedQueue;
+  private readonly errors: UpstreamErrors;
 
   constructor(private readonly options: OpenAiImageEngineOptions) {
+    this.errors = new UpstreamErrors('image', { hosts: hostsOf([options.baseUrl]), secrets: [options.apiKey] });
     this.queue = new BoundedQueue(options.maxParallel ?? 4, options.maxQueue ?? 32, 'The image server');
   }
 
@@ -68,7 +70,9 @@ export class OpenAiImageEngine {
     let body: string | FormData;
     let path: string;
     if (req.init) {
-      const png = await sharp(Buffer.from(req.init.data), { raw: { width: req.init.width, height: req.init.height, channels: req.init.channels } }).png().toBuffer();
+      const png = await sharp(Buffer.from(req.init.data), { raw: { width: req.init.width, height: req.init.height, channels: req.init.channels } })
+        .png()
+        .toBuffer();
       const form = new FormData();
       form.set('model', this.options.model);
       form.set('prompt', req.prompt);
@@ -92,15 +96,8 @@ export class OpenAiImageEngine {
       });
       path = '/images/generations';
     }
-    let res: Response;
-    try {
-      res = await fetch(this.options.baseUrl.replace(/\/+$/, '') + path, { method: 'POST', headers, body, signal: AbortSignal.timeout(this.options.timeoutMs) });
-    } catch (err) {
-      const name = (err as Error | undefined)?.name;
-      throw name === 'TimeoutError' ? new DomainError(ErrorCode.Timeout, 'The image server timed out.') : new DomainError(ErrorCode.Upstream, 'The image server is unreachable.');
-    }
-    const text = await res.text();
-    if (!res.ok) throw upstreamImageError(res.status, text);
+    const url = this.options.baseUrl.replace(/\/+$/, '') + path;
+    const text = await fetchUpstreamText(this.errors, url, { method: 'POST', headers, body, signal: AbortSignal.timeout(this.options.timeoutMs) });
     let b64: string | undefined;
     try {
       b64 = (JSON.parse(text) as { data?: Array<{ b64_json?: string }> }).data?.[0]?.b64_json;
@@ -109,28 +106,21 @@ export class OpenAiImageEngine {
     }
     if (!b64) throw new DomainError(ErrorCode.Upstream, 'The image server answered without an image.');
     try {
-      const { data, info } = await sharp(Buffer.from(b64, 'base64')).flatten({ background: '#ffffff' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-      return { rgb: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height, seed: req.seed ?? 0, steps: req.steps ?? 0, cfgScale: req.cfgScale ?? 0 };
+      const { data, info } = await sharp(Buffer.from(b64, 'base64'))
+        .flatten({ background: '#ffffff' })
+        .removeAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      return {
+        rgb: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+        width: info.width,
+        height: info.height,
+        seed: req.seed ?? 0,
+        steps: req.steps ?? 0,
+        cfgScale: req.cfgScale ?? 0,
+      };
     } catch {
       throw new DomainError(ErrorCode.Upstream, 'The image server answered an image that could not be decoded.');
     }
   }
-}
-
-export function upstreamImageError(status: number, body: string): DomainError {
-  if (status === 400 || status === 422) {
-    let message: string | undefined;
-    try {
-      const parsed = JSON.parse(body) as { error?: { message?: string } | string };
-      message = typeof parsed.error === 'string' ? parsed.error : parsed.error?.message;
-    } catch {
-      message = undefined;
-    }
-    const clean = (message ?? '').replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, '[url]').slice(0, 300);
-    return new DomainError(ErrorCode.Validation, `The image server rejected the request: ${clean || 'no details'}`);
-  }
-  if (status === 429) return new DomainError(ErrorCode.RateLimited, 'The image server is rate limiting requests. Retry later.');
-  if (status === 408 || status === 504) return new DomainError(ErrorCode.Timeout, 'The image server timed out.');
-  if (status === 503) return new DomainError(ErrorCode.ServiceUnavailable, 'The image server is unavailable (HTTP 503). Retry later.');
-  return new DomainError(ErrorCode.Upstream, `The image server failed (HTTP ${status}).`);
 }

@@ -1,27 +1,36 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { BILLING, RequestBilling, SettledUsage, SettleOutcome, SettleRequest } from '@svc/contracts';
+import { BILLING, RequestBilling, SETTLE_BATCH_MAX, SettledUsage, SettleOutcome, SettleRequest } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { Logger } from '@svc/logging';
-import { RpcClient } from './rpc-client';
-
-/** The logger a service gives to messaging helpers (BillingSettler). */
-export const SERVICE_LOGGER = Symbol('SERVICE_LOGGER');
+import { RpcClient, SERVICE_LOGGER } from '@svc/messaging';
 
 const ATTEMPT_TIMEOUT_MS = 5_000;
 /** Backoff 100 ms doubling to 5 s: about 20 s of retries, inside billing's settle grace (30 s). */
 const MAX_ATTEMPTS = 8;
 const SHUTDOWN_WAIT_MS = 5_000;
 const RETRYABLE = new Set<ErrorCode>([ErrorCode.ServiceUnavailable, ErrorCode.Timeout, ErrorCode.Internal]);
+/** Settlements wait at most this long for others to share their message and transaction. */
+export const SETTLE_FLUSH_MS = 5;
+/** A batch leaves at once when it has this many settlements. */
+const FLUSH_AT = SETTLE_BATCH_MAX / 2;
+
+interface Queued {
+  request: SettleRequest;
+  requestId: string;
+}
 
 /**
  * Settles the gateway's reservation with the engine's exact counts, from the service that ran the
  * request, so settlement happens even when the gateway died meanwhile. Never delays a response:
- * the settlement is sent in the background and retried; settling is idempotent in billing. If it
- * never gets through, the gateway's fallback count or the billing sweeper finalizes the hold.
+ * settlements are queued, sent in batches (one message and one billing transaction for everything
+ * settled within SETTLE_FLUSH_MS) and retried; settling is idempotent in billing. If one never
+ * gets through, the gateway's fallback count or the billing sweeper finalizes the hold.
  */
 @Injectable()
 export class BillingSettler implements OnApplicationShutdown {
   private readonly pending = new Set<Promise<void>>();
+  private queue: Queued[] = [];
+  private timer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly rpc: RpcClient,
@@ -30,9 +39,17 @@ export class BillingSettler implements OnApplicationShutdown {
 
   settle(billing: RequestBilling | undefined, requestId: string, outcome: SettleOutcome, usage: SettledUsage | null, executionMs?: number): void {
     if (!billing) return;
-    const work = this.deliver({ reservationId: billing.reservationId, source: 'service', outcome, usage, executionMs }, requestId);
-    this.pending.add(work);
-    void work.finally(() => this.pending.delete(work));
+    this.send(
+      { reservationId: billing.reservationId, source: 'service', outcome, usage, executionMs, ...(billing.lease ? { lease: billing.lease } : {}) },
+      requestId,
+    );
+  }
+
+  /** Queues any settlement (the gateway's releases of leased requests use it too). */
+  send(request: SettleRequest, requestId: string): void {
+    this.queue.push({ request, requestId });
+    if (this.queue.length >= FLUSH_AT) this.flush();
+    else this.timer ??= setTimeout(() => this.flush(), SETTLE_FLUSH_MS);
   }
 
   /**
@@ -62,8 +79,9 @@ export class BillingSettler implements OnApplicationShutdown {
     }
   }
 
-  /** Settlements still being delivered (tests, shutdown). */
+  /** Sends what is queued, then waits for settlements still being delivered (tests, shutdown). */
   async drain(timeoutMs = SHUTDOWN_WAIT_MS): Promise<void> {
+    this.flush();
     const timeout = new Promise((resolve) => setTimeout(resolve, timeoutMs).unref());
     await Promise.race([Promise.all(this.pending), timeout]);
   }
@@ -72,17 +90,41 @@ export class BillingSettler implements OnApplicationShutdown {
     return this.drain();
   }
 
-  private async deliver(request: SettleRequest, requestId: string): Promise<void> {
+  private flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.queue.length === 0) return;
+    const batch = this.queue;
+    this.queue = [];
+    const work = this.deliver(batch);
+    this.pending.add(work);
+    void work.finally(() => this.pending.delete(work));
+  }
+
+  private async deliver(batch: Queued[]): Promise<void> {
+    const items = batch.map((q) => q.request);
+    const code = await this.attempt(() => this.rpc.send(BILLING.SETTLE_BATCH, { items }, { requestId: batch[0].requestId, timeoutMs: ATTEMPT_TIMEOUT_MS }));
+    if (code === null) return;
+    if (batch.length > 1 && !RETRYABLE.has(code)) {
+      // One settlement billing refuses must not take the others down with it: send them one by one.
+      await Promise.all(batch.map((q) => this.deliver([q])));
+      return;
+    }
+    this.logger.warn(
+      { requestIds: batch.map((q) => q.requestId), reservations: items.map((i) => i.reservationId), code },
+      'could not settle with billing; the gateway fallback or the billing sweeper will finalize it',
+    );
+  }
+
+  /** Retries transient failures with backoff; the error code it gave up on, or null when it got through. */
+  private async attempt(call: () => Promise<unknown>): Promise<ErrorCode | null> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.rpc.send(BILLING.SETTLE, request, { requestId, timeoutMs: ATTEMPT_TIMEOUT_MS });
-        return;
+        await call();
+        return null;
       } catch (err) {
         const code = err instanceof DomainError ? err.code : ErrorCode.Internal;
-        if (!RETRYABLE.has(code) || attempt >= MAX_ATTEMPTS) {
-          this.logger.warn({ requestId, reservationId: request.reservationId, code, attempts: attempt }, 'could not settle with billing; the gateway fallback or the billing sweeper will finalize it');
-          return;
-        }
+        if (!RETRYABLE.has(code) || attempt >= MAX_ATTEMPTS) return code;
         await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, 100 * 2 ** (attempt - 1))));
       }
     }

@@ -1,21 +1,24 @@
 import { BILLING, SettleRequest } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { createLogger } from '@svc/logging';
-import { RpcClient } from './rpc-client';
+import { RpcClient } from '@svc/messaging';
 import { BillingSettler, promptTokensOnAbort } from './billing-settler';
 
+/** Records every settlement sent (flattened) and every message (`batches`: the item count of each). */
 function fakeRpc(failures: ErrorCode[]) {
   const sent: SettleRequest[] = [];
+  const batches: number[] = [];
   const rpc = {
-    send: async (subject: string, request: SettleRequest) => {
-      expect(subject).toBe(BILLING.SETTLE);
-      sent.push(request);
+    send: async (subject: string, request: { items: SettleRequest[] }) => {
+      expect(subject).toBe(BILLING.SETTLE_BATCH);
+      sent.push(...request.items);
+      batches.push(request.items.length);
       const code = failures.shift();
       if (code) throw new DomainError(code, 'failed');
-      return { status: 'settled', currency: 'USD', chargedNano: '1' };
+      return { results: request.items.map(() => ({ status: 'settled', currency: 'USD', chargedNano: '1' })) };
     },
   } as unknown as RpcClient;
-  return { rpc, sent };
+  return { rpc, sent, batches };
 }
 
 const logger = createLogger('chat-test', 'silent');
@@ -26,7 +29,9 @@ describe('BillingSettler', () => {
     const settler = new BillingSettler(rpc, logger);
     settler.settle({ reservationId: 'r1' }, 'req', 'completed', { kind: 'text', promptTokens: 5, completionTokens: 7 }, 12);
     await settler.drain();
-    expect(sent).toEqual([{ reservationId: 'r1', source: 'service', outcome: 'completed', usage: { kind: 'text', promptTokens: 5, completionTokens: 7 }, executionMs: 12 }]);
+    expect(sent).toEqual([
+      { reservationId: 'r1', source: 'service', outcome: 'completed', usage: { kind: 'text', promptTokens: 5, completionTokens: 7 }, executionMs: 12 },
+    ]);
   });
 
   it('settles around an engine call: completed with the usage it charged, released when it fails first', async () => {
@@ -66,6 +71,38 @@ describe('BillingSettler', () => {
     b.settle({ reservationId: 'r2' }, 'req', 'cut', null);
     await b.drain();
     expect(permanent.sent).toHaveLength(1);
+  });
+
+  it('sends the settlements of one moment in one message, and a leased request with its lease', async () => {
+    const { rpc, sent, batches } = fakeRpc([]);
+    const settler = new BillingSettler(rpc, logger);
+    const lease = {
+      leaseId: 'l1',
+      currency: 'USD' as const,
+      heldNano: '100',
+      requestId: 'a',
+      model: { id: 'm', name: 'm', type: 'text' },
+      pricing: {},
+      worstCase: { kind: 'tts' as const, characters: 9 },
+    };
+    settler.settle({ reservationId: 'a', lease }, 'a', 'completed', { kind: 'tts', characters: 3 });
+    settler.settle({ reservationId: 'b' }, 'b', 'failed', null);
+    await settler.drain();
+    expect(batches).toEqual([2]);
+    expect(sent.map((r) => [r.reservationId, r.lease?.leaseId])).toEqual([
+      ['a', 'l1'],
+      ['b', undefined],
+    ]);
+  });
+
+  it('sends the settlements of a refused batch one by one, so one bad settlement loses no other', async () => {
+    const { rpc, sent, batches } = fakeRpc([ErrorCode.Validation, ErrorCode.Validation]);
+    const settler = new BillingSettler(rpc, logger);
+    settler.settle({ reservationId: 'bad' }, 'a', 'completed', null);
+    settler.settle({ reservationId: 'good' }, 'b', 'failed', null);
+    await settler.drain();
+    expect(batches).toEqual([2, 1, 1]);
+    expect(sent.map((r) => r.reservationId)).toEqual(['bad', 'good', 'bad', 'good']);
   });
 
   it('does nothing for a request without a reservation', async () => {

@@ -1,0 +1,83 @@
+import { CHARACTERS } from './characters/subjects';
+import { AUDIO } from './audio/subjects';
+import { CHAT } from './chat/subjects';
+import { SVC_PARAMETER_DEFAULTS } from './chat/svc-parameters';
+import { EMBEDDINGS } from './embeddings/subjects';
+import { MEDIA } from './media/subjects';
+import { requestSchemaOf } from './request-schemas';
+
+const caller = { requestId: 'req-1', accountId: 'acct', apiKeyId: 'key' };
+const reservationId = '1b4e28ba-2fa1-11d2-883f-0016d3cca427';
+
+describe('request schemas (validated on receipt by SvcNatsServer)', () => {
+  it('has no schema for a subject not yet listed', () => {
+    expect(requestSchemaOf('keys.cmd.verify.v1')).toBeUndefined();
+  });
+
+  it.each([
+    ['inline inputs with a reservation', { caller, model: 'm', input: ['a', 'b'], billing: { reservationId } }],
+    ['inputs in a blob, no billing', { caller, model: 'm', inputBlob: { blobId: 'b1', bytes: 10 }, dimensions: 64 }],
+  ])('embeddings: accepts %s', (_name, payload) => {
+    expect(requestSchemaOf(EMBEDDINGS.CREATE)!.safeParse(payload).success).toBe(true);
+  });
+
+  it.each([
+    ['no caller', { model: 'm', input: ['a'] }],
+    ['both inputs and a blob', { caller, model: 'm', input: ['a'], inputBlob: { blobId: 'b', bytes: 1 } }],
+    ['neither', { caller, model: 'm' }],
+    ['an empty input', { caller, model: 'm', input: [''] }],
+    ['2,049 inputs', { caller, model: 'm', input: Array(2049).fill('a') }],
+    ['a billing reference that is not a UUID', { caller, model: 'm', input: ['a'], billing: { reservationId: 'x' } }],
+    [
+      'a lease hold that is not nano text',
+      { caller, model: 'm', input: ['a'], billing: { reservationId, lease: { leaseId: reservationId, currency: 'USD', heldNano: '1.5' } } },
+    ],
+    ['not an object', 'embed this'],
+  ])('embeddings: refuses %s', (_name, payload) => {
+    expect(requestSchemaOf(EMBEDDINGS.CREATE)!.safeParse(payload).success).toBe(false);
+  });
+
+  it('characters: one rule set for the API, the CLI and the message', () => {
+    const schema = requestSchemaOf(CHARACTERS.CREATE)!;
+    expect(schema.safeParse({ slug: 'ok-1', name: 'Ok', systemPrompt: 'Be kind.', modelId: 'm', accountId: reservationId }).success).toBe(true);
+    expect(schema.safeParse({ slug: '-bad', name: 'Ok', systemPrompt: 'Be kind.', modelId: 'm' }).success).toBe(false);
+    expect(schema.safeParse({ slug: 'ok', name: 'Ok', systemPrompt: '   ', modelId: 'm' }).success).toBe(false);
+  });
+
+  it('media and audio: a well-formed message passes with fields the schema does not name; a malformed one is refused', () => {
+    const generate = {
+      model: 'm',
+      prompt: 'a tree',
+      width: 64,
+      height: 64,
+      variants: 1,
+      format: 'png',
+      embedExifMetadata: false,
+      hideWatermark: false,
+      safeMode: true,
+    };
+    expect(requestSchemaOf(MEDIA.IMAGE_GENERATE)!.parse({ caller, params: { ...generate, future: 1 } })).toMatchObject({ params: { future: 1 } });
+    expect(requestSchemaOf(MEDIA.IMAGE_GENERATE)!.safeParse({ caller, params: { ...generate, width: -1 } }).success).toBe(false);
+    expect(requestSchemaOf(MEDIA.IMAGE_UPSCALE)!.safeParse({ caller, params: { model: 'm', image: { blobId: 'b' }, scale: 2, creativity: 0 } }).success).toBe(
+      false,
+    );
+    const speech = { model: 'tts', input: 'Hello.', voice: 'slt', response_format: 'mp3', speed: 1 };
+    expect(requestSchemaOf(AUDIO.SPEECH)!.safeParse({ caller, params: speech }).success).toBe(true);
+    expect(requestSchemaOf(AUDIO.SPEECH)!.safeParse({ caller, params: { ...speech, response_format: 'ogg' } }).success).toBe(false);
+    expect(requestSchemaOf(AUDIO.TRANSCRIBE)!.safeParse({ caller, params: { model: 'asr', timestamps: false }, audio: { base64: 42 } }).success).toBe(false);
+  });
+
+  it('chat: the wire params the gateway builds pass; a message without a role or content, or a bad tool choice, does not', () => {
+    const params = { model: 'm', messages: [{ role: 'user', content: 'hi' }], max_tokens: 8, svc_parameters: { ...SVC_PARAMETER_DEFAULTS } };
+    expect(requestSchemaOf(CHAT.COMPLETE)!.safeParse({ caller, params, billing: { reservationId } }).success).toBe(true);
+    expect(requestSchemaOf(CHAT.STREAM)!.safeParse({ caller, params, stream: { inbox: '_INBOX.x', window: 16 } }).success).toBe(true);
+    expect(requestSchemaOf(CHAT.STREAM)!.safeParse({ caller, params }).success).toBe(false);
+    expect(requestSchemaOf(CHAT.COMPLETE)!.safeParse({ caller, params: { ...params, messages: [{ content: 'hi' }] } }).success).toBe(false);
+    expect(requestSchemaOf(CHAT.COMPLETE)!.safeParse({ caller, params: { ...params, messages: [{ role: 'user', content: null }] } }).success).toBe(false);
+    expect(requestSchemaOf(CHAT.COMPLETE)!.safeParse({ caller, params: { ...params, tool_choice: 'sometimes' } }).success).toBe(false);
+    // svc_parameters arrive decided: a partial set means the gateway did not fill in the defaults.
+    expect(requestSchemaOf(CHAT.COMPLETE)!.safeParse({ caller, params: { ...params, svc_parameters: { include_svc_system_prompt: true } } }).success).toBe(
+      false,
+    );
+  });
+});

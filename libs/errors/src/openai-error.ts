@@ -1,0 +1,44 @@
+import { DomainError } from './domain-error';
+import { ErrorCode } from './error-code';
+
+/**
+ * OpenAI's `error.type`, `error.code` and `error.param`, carried by a DomainError for the few
+ * failures OpenAI clients branch on. The gateway's error filter answers such an error in OpenAI's
+ * shape, `{error: {message, type, param, code}}`, instead of `{error: string}`.
+ */
+export interface OpenAiErrorFields {
+  type: string;
+  code: string;
+  param: string | null;
+}
+
+/** The body the gateway sends for a DomainError with `openai` fields. */
+export interface OpenAiErrorBody {
+  error: { message: string } & OpenAiErrorFields;
+}
+
+/** OpenAI's error code for a prompt longer than the model's context. */
+export const CONTEXT_LENGTH_EXCEEDED = 'context_length_exceeded';
+
+/**
+ * A prompt over the model's context: a 400 answered in OpenAI's shape (docs/chat.md, "Context
+ * length and token counts"). `param` is the request field that is too long (`messages` for chat,
+ * `input` for embeddings). With both counts the message is OpenAI's own wording.
+ */
+export function contextLengthExceeded(promptTokens?: number, contextTokens?: number, param: 'messages' | 'input' = 'messages'): DomainError {
+  const what = param === 'messages' ? 'messages' : 'input';
+  const message =
+    promptTokens !== undefined && contextTokens !== undefined
+      ? `This model's maximum context length is ${contextTokens} tokens. However, your ${what} resulted in ${promptTokens} tokens. Please reduce the length of the ${what}.`
+      : `The ${what} exceed${what === 'input' ? 's' : ''} this model's maximum context length. Please reduce the length of the ${what}.`;
+  return new DomainError(
+    ErrorCode.Validation,
+    message,
+    { _errors: [message], [param]: { _errors: [message] } },
+    { openai: { type: 'invalid_request_error', code: CONTEXT_LENGTH_EXCEEDED, param } },
+  );
+}
+
+export function isContextLengthExceeded(err: unknown): err is DomainError {
+  return err instanceof DomainError && err.openai?.code === CONTEXT_LENGTH_EXCEEDED;
+}

@@ -1,0 +1,2 @@
+export * from './job-connections';
+export * from './jobs.module';

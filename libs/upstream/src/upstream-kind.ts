@@ -1,0 +1,20 @@
+/** Every kind of engine that calls a server outside the platform. */
+export type UpstreamKind = 'chat' | 'embeddings' | 'image' | 'speech' | 'transcription';
+
+/** How messages name the server ("The model server timed out."). */
+export const SERVER_LABEL: Record<UpstreamKind, string> = {
+  chat: 'model server',
+  embeddings: 'model server',
+  image: 'image server',
+  speech: 'audio server',
+  transcription: 'audio server',
+};
+
+/** The request field an upstream `context_length_exceeded` is about; absent: not a signal for that kind. */
+export const CONTEXT_PARAM: Record<UpstreamKind, 'messages' | 'input' | undefined> = {
+  chat: 'messages',
+  embeddings: 'input',
+  image: undefined,
+  speech: undefined,
+  transcription: undefined,
+};
