@@ -98,6 +98,23 @@ describe('billing end to end', () => {
     }
   }
 
+  /** The billing CLI, as an operator runs it against this platform's database. */
+  const cli = (...args: string[]) =>
+    promisify(execFile)(process.execPath, [path.join(REPO_ROOT, 'dist/apps/billing/src/cli/main.js'), ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, BILLING_DATABASE_URL: billingDb },
+    });
+
+  /** The bootstrap account: the only one billing knows in this test. */
+  async function onlyAccount(): Promise<string> {
+    const sql = new Client({ connectionString: billingDb });
+    await sql.connect();
+    const { rows } = await sql.query('SELECT id FROM billing_accounts');
+    await sql.end();
+    expect(rows).toHaveLength(1);
+    return rows[0].id as string;
+  }
+
   it('credits the bootstrap account with SVC_BOOTSTRAP_CREDITS_USD (default 100) and shows it', async () => {
     const res = await http('/billing/balance');
     expect(res.status).toBe(200);
@@ -251,17 +268,7 @@ describe('billing end to end', () => {
   });
 
   it('lets the operator credit and stake DIEM from the CLI; requests then draw DIEM first', async () => {
-    const sql = new Client({ connectionString: billingDb });
-    await sql.connect();
-    const { rows } = await sql.query('SELECT id FROM billing_accounts');
-    await sql.end();
-    expect(rows).toHaveLength(1);
-    const account = rows[0].id as string;
-    const cli = (...args: string[]) =>
-      promisify(execFile)(process.execPath, [path.join(REPO_ROOT, 'dist/apps/billing/src/cli/main.js'), ...args], {
-        cwd: REPO_ROOT,
-        env: { ...process.env, BILLING_DATABASE_URL: billingDb },
-      });
+    const account = await onlyAccount();
     const credited = JSON.parse((await cli('credit', '--account', account, '--usd', '2.5', '--reason', 'e2e top-up')).stdout);
     expect(credited).toMatchObject({ status: 'applied', creditedUsd: '2.50' });
     expectedUsd += 2_500_000_000n;
@@ -287,6 +294,26 @@ describe('billing end to end', () => {
     } finally {
       await cli('stake', '--account', account, '--diem', '0');
     }
+  });
+
+  it('stops spending DIEM as soon as the operator takes the stake away, though a gateway holds a DIEM lease', async () => {
+    const account = await onlyAccount();
+    const ask = async () =>
+      (await admin.chat.completions.create({ model: 'e2e-upstream', messages: [{ role: 'user', content: 'one two' }], max_tokens: 8 })) as unknown as {
+        cost: { usd: number; diem: number };
+      };
+    await cli('stake', '--account', account, '--diem', '1');
+    try {
+      // The gateway admits this one under a DIEM lease it keeps for the next requests.
+      expect((await ask()).cost).toEqual({ usd: 0, diem: 0.00000018 });
+    } finally {
+      await cli('stake', '--account', account, '--diem', '0');
+    }
+    // Well within the lease's idle time: the change reached the gateway, which retired the lease.
+    expect((await ask()).cost).toEqual({ usd: 0.00000018, diem: 0 });
+    expectedUsd -= cost(2, 8);
+    await expectUsdBalance(expectedUsd);
+    expect(JSON.parse((await cli('reconcile')).stdout)).toMatchObject({ ok: true, mismatches: [] });
   });
 
   it('leaves no lost or stuck credit when the chat service is killed mid-stream', async () => {

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { createLogger } from '@svc/logging';
 import { HEALTH_CHECKS, MessagingModule } from '@svc/messaging';
+import { AccountChangesRelay } from './accounts/account-changes.relay';
 import { AccountsHandler } from './accounts/accounts.handler';
 import { AccountsRepository } from './accounts/accounts.repository';
 import { AccountsService } from './accounts/accounts.service';
@@ -51,6 +52,7 @@ export class AppModule {
         SettlementsService,
         AccountsRepository,
         AccountsService,
+        AccountChangesRelay,
         UsageRepository,
         UsageService,
         LeaseSweeper,

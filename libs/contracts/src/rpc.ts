@@ -1,5 +1,5 @@
 import { AudioRpc } from './audio/subjects';
-import { BillingRpc } from './billing/subjects';
+import { BillingEvents, BillingRpc } from './billing/subjects';
 import { CharactersRpc } from './characters/subjects';
 import { ChatRpc } from './chat/subjects';
 import { AugmentRpc } from './augment/subjects';
@@ -17,5 +17,5 @@ export type RpcRequest<S extends RpcSubject> = RpcMap[S]['req'];
 export type RpcReply<S extends RpcSubject> = RpcMap[S]['res'];
 
 /** Every fire-and-forget event subject with its payload type. */
-export type EventMap = KeysEvents;
+export type EventMap = KeysEvents & BillingEvents;
 export type EventSubject = keyof EventMap;

@@ -1,3 +1,4 @@
+import { NatsConnection } from 'nats';
 import { ModelDefinition } from '@svc/catalog';
 import { AuthenticatedKey, BILLING, LeaseCloseRequest, LeaseOpenReply, LeaseOpenRequest, ReserveRequest, SettleRequest } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
@@ -7,6 +8,8 @@ import { BillingSettler } from '@svc/billing-client';
 import { AdmissionRequest } from '../admission/admission.types';
 import { BillingStage } from './billing.stage';
 import { CreditLeases } from './credit-leases';
+
+const noNats = { subscribe: () => ({ unsubscribe: () => undefined }) } as unknown as NatsConnection;
 
 const key: AuthenticatedKey = {
   id: 'key-1',
@@ -64,7 +67,7 @@ function setup(
       return { status: 'released', currency: 'USD', chargedNano: '0' };
     },
   } as unknown as RpcClient;
-  const leases = new CreditLeases(rpc, logger);
+  const leases = new CreditLeases(rpc, noNats, logger);
   const settler = new BillingSettler(rpc, logger);
   const stage = new BillingStage(rpc, leases, settler, logger);
   const stop = async () => {

@@ -1,5 +1,6 @@
 import { AuthenticatedKey, BILLING, LeaseCloseRequest, LeaseOpenReply, LeaseOpenRequest } from '@svc/contracts';
 import { createLogger } from '@svc/logging';
+import { NatsConnection } from 'nats';
 import { RpcClient } from '@svc/messaging';
 import { CreditLeases, LEASE_IDLE_MS } from './credit-leases';
 
@@ -13,6 +14,8 @@ const key: AuthenticatedKey = {
   modelPrivacy: 'ALL',
 };
 const cost = { usd: 100n, diem: 90n };
+/** The account-change subscription is exercised end to end (e2e/billing.e2e-spec.ts); here revokeAccount is called directly. */
+const noNats = { subscribe: () => ({ unsubscribe: () => undefined }) } as unknown as NatsConnection;
 
 /** A billing that grants `units` worst cases per lease (or answers `exact`), answering when `release()` is called if `hold` is set. */
 function billing(units: number | 'exact', options: { hold?: boolean } = {}) {
@@ -42,7 +45,7 @@ function billing(units: number | 'exact', options: { hold?: boolean } = {}) {
     },
   } as unknown as RpcClient;
   const release = () => waiting.splice(0).forEach((resolve) => resolve());
-  return { leases: new CreditLeases(rpc, createLogger('gateway-test', 'silent')), opens, closes, release };
+  return { leases: new CreditLeases(rpc, noNats, createLogger('gateway-test', 'silent')), opens, closes, release };
 }
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
@@ -108,6 +111,46 @@ describe('CreditLeases', () => {
     expect(closes).toEqual([{ leaseId: opens[0].leaseId, admitted: 1, admittedNano: '100' }]);
     // The next request opens a new one.
     expect((await leases.take(key, cost, 'b'))?.lease.id).not.toBe(opens[0].leaseId);
+    await leases.onApplicationShutdown();
+  });
+
+  it('stops admitting under an account’s leases when billing says the account changed, including one being opened', async () => {
+    const { leases, opens, closes, release } = billing(16, { hold: true });
+    const first = leases.take(key, cost, 'a');
+    await tick();
+    release();
+    const grant = await first;
+    leases.revokeAccount(key.accountId);
+    // The in-flight request keeps its hold; the lease closes when it ends.
+    expect(closes).toEqual([]);
+    grant?.end();
+    await tick();
+    expect(closes).toEqual([{ leaseId: opens[0].leaseId, admitted: 1, admittedNano: '100' }]);
+
+    // A lease granted while the change was announced is returned unused: that request reserves exactly.
+    const racing = leases.take(key, cost, 'b');
+    await tick();
+    leases.revokeAccount(key.accountId);
+    release();
+    expect(await racing).toBeNull();
+    await tick();
+    expect(closes.at(-1)).toEqual({ leaseId: opens[1].leaseId, admitted: 0, admittedNano: '0' });
+
+    // The next request opens a fresh lease.
+    const next = leases.take(key, cost, 'c');
+    await tick();
+    release();
+    expect((await next)?.lease.id).toBe(opens[2].leaseId);
+    await leases.onApplicationShutdown();
+  });
+
+  it('gives a limited key whose limits changed a new lease', async () => {
+    const { leases, opens } = billing(16);
+    const limited = { ...key, id: 'key-2', consumptionLimits: { usd: 5, diem: null } };
+    const a = await leases.take(limited, cost, 'a');
+    const b = await leases.take({ ...limited, consumptionLimits: { usd: 1, diem: null } }, cost, 'b');
+    expect(b?.lease.id).not.toBe(a?.lease.id);
+    expect(opens.map((o) => o.keyLimits.usd)).toEqual([5, 1]);
     await leases.onApplicationShutdown();
   });
 });

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { AuthenticatedKey, BILLING, NanoAmounts } from '@svc/contracts';
+import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { NatsConnection, Subscription } from 'nats';
+import { accountChangedEventSchema, AuthenticatedKey, BILLING, BillingAccountChangedEvent, NanoAmounts } from '@svc/contracts';
 import { Logger } from '@svc/logging';
-import { RpcClient } from '@svc/messaging';
+import { decodeJson, NATS_CONNECTION, NestEventPacket, RpcClient } from '@svc/messaging';
 import { GATEWAY_LOGGER } from '../logger.token';
 import { CreditLease } from './credit-lease';
 
@@ -23,6 +24,8 @@ interface Slot {
   next?: CreditLease;
   opening?: Promise<CreditLease | null>;
   exactUntil: number;
+  /** Bumped when billing says the account changed: a lease granted before that is not used. */
+  generation: number;
 }
 
 /** A request admitted under a lease: its hold, and the call to make exactly once when it ends. */
@@ -43,27 +46,61 @@ export interface LeaseGrant {
  * `exact` (little credit or a tight limit), `take` returns null and the caller reserves exactly.
  */
 @Injectable()
-export class CreditLeases implements OnApplicationShutdown {
+export class CreditLeases implements OnModuleInit, OnApplicationShutdown {
   private readonly slots = new Map<string, Slot>();
   private readonly closing = new Set<Promise<void>>();
   private readonly timer: NodeJS.Timeout;
+  private sub?: Subscription;
   private stopped = false;
 
   constructor(
     private readonly rpc: RpcClient,
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     @Inject(GATEWAY_LOGGER) private readonly logger: Logger,
   ) {
     this.timer = setInterval(() => this.retireStale(Date.now()), SCAN_MS);
     this.timer.unref();
   }
 
+  onModuleInit(): void {
+    this.sub = this.nc.subscribe(BILLING.ACCOUNT_CHANGED, {
+      callback: (_err, msg) => {
+        let packet: NestEventPacket<BillingAccountChangedEvent> | null = null;
+        try {
+          packet = decodeJson(msg.data);
+        } catch {
+          // Not JSON: not an event of ours.
+        }
+        const event = accountChangedEventSchema.safeParse(packet?.data);
+        if (event.success) this.revokeAccount(event.data.accountId);
+      },
+    });
+  }
+
+  /**
+   * Billing says an operator changed what this account may spend (a lower DIEM stake, another
+   * consumption order): no request is admitted under its current leases any more, including one
+   * being opened now. They close as their requests end; the next request opens a fresh one.
+   */
+  revokeAccount(accountId: string): void {
+    for (const [slotKey, slot] of this.slots) {
+      if (slotKey !== accountId && !slotKey.startsWith(`${accountId}:`)) continue;
+      slot.generation++;
+      slot.exactUntil = 0;
+      for (const lease of [slot.current, slot.next]) if (lease) this.retire(lease);
+      slot.current = slot.next = undefined;
+    }
+  }
+
   /** A hold of `cost` (both currencies, nano) under a lease of this key's slot, or null: reserve exactly. */
   async take(key: AuthenticatedKey, cost: { usd: bigint; diem: bigint }, requestId: string): Promise<LeaseGrant | null> {
     if (this.stopped) return null;
-    const limited = key.consumptionLimits.usd !== null || key.consumptionLimits.diem !== null;
-    const slotKey = limited ? `${key.accountId}:${key.id}` : key.accountId;
+    const { usd, diem } = key.consumptionLimits;
+    const limited = usd !== null || diem !== null;
+    // A key's changed limits get a slot of their own: leases taken under the old ones are not used.
+    const slotKey = limited ? `${key.accountId}:${key.id}:${usd}:${diem}:${key.limitPeriod}` : key.accountId;
     let slot = this.slots.get(slotKey);
-    if (!slot) this.slots.set(slotKey, (slot = { exactUntil: 0 }));
+    if (!slot) this.slots.set(slotKey, (slot = { exactUntil: 0, generation: 0 }));
     for (let attempt = 0; attempt < 3; attempt++) {
       const now = Date.now();
       if (slot.exactUntil > now) return null;
@@ -88,6 +125,7 @@ export class CreditLeases implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
+    this.sub?.unsubscribe();
     clearInterval(this.timer);
     for (const slot of this.slots.values()) {
       if (slot.current) this.retire(slot.current);
@@ -113,6 +151,7 @@ export class CreditLeases implements OnApplicationShutdown {
   }
 
   private open(slot: Slot, key: AuthenticatedKey, limited: boolean, cost: { usd: bigint; diem: bigint }, requestId: string): Promise<CreditLease | null> {
+    const generation = slot.generation;
     const opening = this.rpc
       .send(
         BILLING.LEASE_OPEN,
@@ -133,6 +172,11 @@ export class CreditLeases implements OnApplicationShutdown {
           return null;
         }
         const lease = new CreditLease(reply.leaseId, reply.currency, BigInt(reply.grantedNano), reply.balancesBefore, Date.parse(reply.admitUntil));
+        if (slot.generation !== generation) {
+          // Granted before the account changed: give it back, and reserve this request exactly.
+          this.retire(lease);
+          return null;
+        }
         this.place(slot, lease);
         return lease;
       })

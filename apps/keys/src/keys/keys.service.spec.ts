@@ -131,6 +131,18 @@ describe('KeysService', () => {
     await update('2030-06-01');
     expect(events.revokedIds).toEqual([[created.data.id]]);
   });
+
+  it('tells gateways when an update changes the consumption limits, not when it renames the key', async () => {
+    const { service, events } = setup();
+    const created = await service.create(createInput({ consumptionLimits: { usd: 5, diem: null } }));
+    const update = (patch: Record<string, unknown>) => service.update(updateKeyRequestSchema.parse({ accountId: ACCOUNT, id: created.data.id, ...patch }));
+    await update({ description: 'renamed' });
+    await update({ consumptionLimits: { usd: 5 } });
+    expect(events.revokedIds).toEqual([]);
+    await update({ consumptionLimits: { usd: 1 } });
+    await update({ limitPeriod: 'MONTH' });
+    expect(events.revokedIds).toEqual([[created.data.id], [created.data.id]]);
+  });
 });
 
 describe('shortensExpiry', () => {

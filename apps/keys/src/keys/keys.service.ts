@@ -80,8 +80,8 @@ export class KeysService {
     };
     const after = await this.keys.update(input.accountId, input.id, patch);
     if (!after) throw keyNotFound();
-    // Gateways cache a key with its expiry; an earlier expiry must reach them now.
-    if (shortensExpiry(before.expiresAt, after.expiresAt)) this.events.revoked([after.id]);
+    // Gateways cache a key with its expiry and limits; an earlier expiry or new limits must reach them now.
+    if (shortensExpiry(before.expiresAt, after.expiresAt) || changesLimits(before, after)) this.events.revoked([after.id]);
     return toApiKeyView(after);
   }
 
@@ -95,6 +95,11 @@ export class KeysService {
     if (!key) throw keyNotFound();
     return key;
   }
+}
+
+/** Consumption limits and their window: what a gateway admits the key's requests against (and leases credit by). */
+export function changesLimits(before: ApiKeyRecord, after: ApiKeyRecord): boolean {
+  return before.limitUsd !== after.limitUsd || before.limitDiem !== after.limitDiem || before.limitPeriod !== after.limitPeriod;
 }
 
 export function shortensExpiry(before: Date | null, after: Date | null): boolean {

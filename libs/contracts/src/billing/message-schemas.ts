@@ -123,3 +123,6 @@ export const keyUsageRequestSchema = z.object({
   accountId: uuid,
   keys: z.array(z.object({ id: uuid, limitPeriod: limitPeriodSchema })).max(1000),
 });
+
+/** BILLING.ACCOUNT_CHANGED, as a gateway checks it before acting on it. */
+export const accountChangedEventSchema = z.object({ accountId: uuid });

@@ -21,7 +21,20 @@ export const BILLING = {
   KEY_USAGE: 'billing.cmd.key-usage.v1',
   /** From the keys service once it has created or found the `bootstrap` account. */
   BOOTSTRAP_CREDIT: 'billing.cmd.bootstrap-credit.v1',
+  /**
+   * Broadcast (no queue group): an operator changed what an account may spend in a way credit
+   * leases cannot see (its DIEM stake or consumption order). Gateways retire its leases.
+   */
+  ACCOUNT_CHANGED: 'billing.evt.account-changed.v1',
 } as const;
+
+export interface BillingAccountChangedEvent {
+  accountId: string;
+}
+
+export interface BillingEvents {
+  [BILLING.ACCOUNT_CHANGED]: BillingAccountChangedEvent;
+}
 
 /** What a service needs to settle the request it runs (passed by the gateway with the request). */
 export interface RequestBilling {
