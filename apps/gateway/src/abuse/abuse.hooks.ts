@@ -133,7 +133,8 @@ export class AbuseHooks implements OnModuleInit {
     if (state.answered) return payload;
     const key = request.apiKey;
     if (key && state.secretHash) this.protection.authenticated(state.secretHash);
-    if (reply.statusCode >= 200 && reply.statusCode < 300) return payload;
+    // Only the caller's own failures count: the platform's 5xx (a service restarting) must not block a retrying client.
+    if (reply.statusCode < 400 || reply.statusCode >= 500) return payload;
     if (key && state.secretHash) {
       await this.protection.failed(keyIdentity(state.secretHash), request.id, {
         accountId: key.accountId,

@@ -261,6 +261,18 @@ describe('the abuse block, shared by both processes', () => {
     expect((await chat(b, caller.inference.secret)).status).toBe(200);
   });
 
+  it('does not count the platform’s own failures (5xx) against a caller', async () => {
+    const caller = await newCaller();
+    expect((await chat(a, caller.inference.secret)).status).toBe(200);
+    // rl-image is listed, but no media service runs in this stack: every request is a 503.
+    for (let i = 0; i < 25; i++) {
+      const failed = await call(gatewayOf(i), '/image/generate', { key: caller.inference.secret, body: { model: 'rl-image', prompt: 'a red cube' } });
+      expect(failed.status).toBeGreaterThanOrEqual(500);
+    }
+    expect((await chat(b, caller.inference.secret)).status).toBe(200);
+    expect((await call(a, '/api_keys/rate_limits/log', { key: caller.admin.secret })).body.data).toEqual([]);
+  });
+
   describe('callers without a valid key, by address', () => {
     beforeAll(() => sleep(ABUSE_WINDOW_MS + 200), 10_000);
 
