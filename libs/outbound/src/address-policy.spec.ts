@@ -25,12 +25,38 @@ describe('address policy', () => {
     ['64:ff9b::a00:1', 'a special-purpose address (rfc6052)'],
     ['2002:7f00:1::', 'a special-purpose address (6to4)'],
     ['192.0.2.1', 'a special-purpose address (reserved)'],
+    // IPv4 carried inside IPv6: every form is refused, whatever the IPv4 address is.
+    ['::ffff:7f00:1', 'an IPv4-mapped IPv6 address'],
+    ['::7f00:1', 'an IPv4-compatible IPv6 address'],
+    ['::a00:1', 'an IPv4-compatible IPv6 address'],
+    ['::808:808', 'an IPv4-compatible IPv6 address'],
+    ['::ffff:0:7f00:1', 'a special-purpose address (rfc6145)'],
+    ['64:ff9b::7f00:1', 'a special-purpose address (rfc6052)'],
+    ['64:ff9b::c0a8:101', 'a special-purpose address (rfc6052)'],
+    ['64:ff9b::808:808', 'a special-purpose address (rfc6052)'],
+    ['64:ff9b:1::a00:1', 'a special-purpose address (rfc6052)'],
+    ['2002:a00:1::1', 'a special-purpose address (6to4)'],
+    ['2002:c0a8:101::1', 'a special-purpose address (6to4)'],
+    ['2001::7f00:1', 'a special-purpose address (teredo)'],
+    // IPv6 outside global unicast (2000::/3) that ipaddr.js has no name for.
+    ['4000::1', 'not a global unicast IPv6 address'],
+    ['::1:0:0:1', 'not a global unicast IPv6 address'],
   ])('refuses %s as %s', (address, reason) => {
     expect(refusedRange(address)).toBe(reason);
   });
 
-  it.each(['8.8.8.8', '93.184.216.34', '2001:4860:4860::8888'])('allows public unicast %s', (address) => {
+  it.each(['8.8.8.8', '93.184.216.34', '2001:4860:4860::8888', '2a00:1450:4001:80b::200e'])('allows public unicast %s', (address) => {
     expect(refusedRange(address)).toBeNull();
+  });
+
+  it.each([
+    ['http://[::127.0.0.1]/', '::7f00:1'],
+    ['http://[::ffff:127.0.0.1]/', '::ffff:7f00:1'],
+    ['http://[64:ff9b::127.0.0.1]/', '64:ff9b::7f00:1'],
+  ])('sees %s as URL parsing normalizes it (%s), and refuses it', (url, host) => {
+    const hostname = new URL(url).hostname;
+    expect(hostname).toBe(`[${host}]`);
+    expect(refusedRange(hostname.slice(1, -1))).not.toBeNull();
   });
 });
 

@@ -3,6 +3,9 @@ import ipaddr from 'ipaddr.js';
 /** Cloud metadata endpoints, named in refusals (they are also inside the link-local and ULA ranges). */
 const METADATA = new Set(['169.254.169.254', 'fd00:ec2::254', '100.100.100.200']);
 
+/** Global unicast IPv6 (RFC 4291): ipaddr.js calls everything it has no name for `unicast`, this range included. */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+
 /** Why an address may not be fetched, in words for the error message; null when it is public unicast. */
 export function refusedRange(address: string): string | null {
   let parsed: ipaddr.IPv4 | ipaddr.IPv6;
@@ -15,7 +18,7 @@ export function refusedRange(address: string): string | null {
   const range = parsed.range();
   switch (range) {
     case 'unicast':
-      return null;
+      return parsed.kind() === 'ipv6' ? refusedUnnamedV6(parsed as ipaddr.IPv6) : null;
     case 'private':
     case 'uniqueLocal':
       return 'a private address';
@@ -36,6 +39,16 @@ export function refusedRange(address: string): string | null {
       // reserved, benchmarking, documentation, 6to4, Teredo, NAT64 and other special ranges
       return `a special-purpose address (${range})`;
   }
+}
+
+/**
+ * IPv6 that ipaddr.js has no range name for. Only global unicast (2000::/3) is public; the
+ * deprecated IPv4-compatible form (`::127.0.0.1`, which URL parsing turns into `::7f00:1`) is
+ * named, since it carries an IPv4 address that some stacks still route to.
+ */
+function refusedUnnamedV6(parsed: ipaddr.IPv6): string | null {
+  if (parsed.parts.slice(0, 6).every((part) => part === 0)) return 'an IPv4-compatible IPv6 address';
+  return parsed.match(GLOBAL_UNICAST_V6) ? null : 'not a global unicast IPv6 address';
 }
 
 /** Strips the brackets of an IPv6 URL host. */

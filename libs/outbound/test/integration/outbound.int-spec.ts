@@ -121,6 +121,12 @@ describe('OutboundFetcher', () => {
     ['http://224.0.0.251/', 'a multicast or broadcast address (224.0.0.251)'],
     ['http://0.0.0.0:PORT/page', 'an unspecified address (0.0.0.0)'],
     ['http://[::ffff:127.0.0.1]:PORT/page', 'an IPv4-mapped IPv6 address (::ffff:7f00:1)'],
+    ['http://[::ffff:7f00:1]:PORT/page', 'an IPv4-mapped IPv6 address (::ffff:7f00:1)'],
+    ['http://[::127.0.0.1]:PORT/page', 'an IPv4-compatible IPv6 address (::7f00:1)'],
+    ['http://[64:ff9b::127.0.0.1]:PORT/page', 'a special-purpose address (rfc6052) (64:ff9b::7f00:1)'],
+    ['http://[64:ff9b::10.0.0.1]/', 'a special-purpose address (rfc6052) (64:ff9b::a00:1)'],
+    ['http://[2002:7f00:1::1]:PORT/page', 'a special-purpose address (6to4) (2002:7f00:1::1)'],
+    ['http://[2002:c0a8:101::1]/', 'a special-purpose address (6to4) (2002:c0a8:101::1)'],
     ['http://[fc00::1]/', 'a private address (fc00::1)'],
   ])('refuses %s (%s)', async (url, reason) => {
     const message = await refusal(fetcher.fetch(url.replace('PORT', String(port))));
