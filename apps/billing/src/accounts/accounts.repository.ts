@@ -125,10 +125,10 @@ export class AccountsRepository {
               a.diem_held_nano AS cached_diem_held, l.diem_held AS ledger_diem_held
        FROM billing_accounts a
        CROSS JOIN LATERAL (
-         SELECT coalesce(sum(e.amount_nano) FILTER (WHERE e.currency = 'USD' AND e.kind IN ('CREDIT', 'DEBIT', 'CHARGE')), 0) AS balance_usd,
+         SELECT coalesce(sum(e.amount_nano) FILTER (WHERE e.currency = 'USD' AND e.kind IN ('CREDIT', 'DEBIT', 'CHARGE', 'REFUND')), 0) AS balance_usd,
                 coalesce(sum(e.amount_nano) FILTER (WHERE e.currency = 'USD' AND e.kind IN ('HOLD', 'RELEASE')), 0) AS held_usd,
                 coalesce(sum(e.amount_nano) FILTER (WHERE e.kind = 'STAKE'), 0) AS diem_stake,
-                -coalesce(sum(e.amount_nano) FILTER (WHERE e.currency = 'DIEM' AND e.kind = 'CHARGE' AND e.epoch = a.diem_epoch), 0) AS diem_used,
+                -coalesce(sum(e.amount_nano) FILTER (WHERE e.currency = 'DIEM' AND e.kind IN ('CHARGE', 'REFUND') AND e.epoch = a.diem_epoch), 0) AS diem_used,
                 coalesce(sum(e.amount_nano) FILTER (WHERE e.currency = 'DIEM' AND e.kind IN ('HOLD', 'RELEASE') AND e.epoch = a.diem_epoch), 0) AS diem_held
          FROM ledger_entries e WHERE e.account_id = a.id) AS l
        WHERE $1::uuid IS NULL OR a.id = $1::uuid`,

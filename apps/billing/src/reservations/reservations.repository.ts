@@ -92,7 +92,7 @@ export class ReservationsRepository {
       values: [p.id, p.source, p.outcome, p.charge.toString(), JSON.stringify(p.lines), p.promptTokens, p.completionTokens, p.executionMs],
     });
     const result = { status: rows[0].o_status, currency: rows[0].o_currency, charged: big(rows[0].o_charged), overHold: big(rows[0].o_over_hold) };
-    if (result.status === 'settled') await this.db.query({ name: 'billing_flush_barrier', text: FLUSH_BARRIER });
+    if (result.status === 'settled' || result.status === 'refunded') await this.db.query({ name: 'billing_flush_barrier', text: FLUSH_BARRIER });
     return result;
   }
 

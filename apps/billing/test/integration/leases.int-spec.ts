@@ -331,22 +331,30 @@ describe('settling leased requests in batches', () => {
     expect(await h.reconcile()).toMatchObject({ mismatches: [] });
   });
 
-  it("charges a request the gateway released when the service's settlement comes after all, from what is available", async () => {
+  it('never charges what the client did not receive, whether the gateway or the service reports first', async () => {
     const account = newAccount();
     await h.credit(account, '1');
     const lease = await granted(account);
-    const id = randomUUID();
-    expect(await settleBatch([leased(lease, null, { id, source: 'gateway' })])).toEqual([{ status: 'released', currency: 'USD', chargedNano: '0' }]);
-    // The gateway's second word changes nothing; the service's charge does.
-    expect(await settleBatch([leased(lease, null, { id, source: 'gateway' })])).toEqual([{ status: 'already-final', currency: 'USD', chargedNano: '0' }]);
-    expect(await settleBatch([leased(lease, text(20, 20), { id })])).toEqual([{ status: 'settled', currency: 'USD', chargedNano: cost(20, 20).toString() }]);
-    expect(await settleBatch([leased(lease, text(20, 20), { id })])).toEqual([
-      { status: 'already-final', currency: 'USD', chargedNano: cost(20, 20).toString() },
-    ]);
     const grant = BigInt(lease.grantedNano);
-    // Charged from the balance, not from the lease: the lease still holds its whole grant.
-    expect(await accountRow(account)).toMatchObject({ balance: (1_000_000_000n - cost(20, 20)).toString(), held: grant.toString() });
-    expect(await leaseRow(lease.leaseId)).toMatchObject({ held: grant.toString(), charged: '0', settled: 1 });
+    // The gateway answered its client with an error; the service's settlement comes later (NATS was down).
+    const first = randomUUID();
+    expect(await settleBatch([leased(lease, null, { id: first, source: 'gateway' })])).toEqual([{ status: 'released', currency: 'USD', chargedNano: '0' }]);
+    expect(await settleBatch([leased(lease, text(20, 20), { id: first })])).toEqual([{ status: 'already-final', currency: 'USD', chargedNano: '0' }]);
+    // The service charged first; then the gateway says its client got an error: refunded in full.
+    const second = randomUUID();
+    expect(await settleBatch([leased(lease, text(20, 20), { id: second })])).toEqual([
+      { status: 'settled', currency: 'USD', chargedNano: cost(20, 20).toString() },
+    ]);
+    expect(await settleBatch([leased(lease, null, { id: second, source: 'gateway' })])).toEqual([{ status: 'refunded', currency: 'USD', chargedNano: '0' }]);
+    expect(await settleBatch([leased(lease, null, { id: second, source: 'gateway' }), leased(lease, text(20, 20), { id: second })])).toEqual([
+      { status: 'already-final', currency: 'USD', chargedNano: '0' },
+      { status: 'already-final', currency: 'USD', chargedNano: '0' },
+    ]);
+    // The charge came out of the lease's block; the refund went to the balance, and the close returns the rest.
+    expect(await accountRow(account)).toMatchObject({ balance: '1000000000', held: (grant - cost(20, 20)).toString() });
+    await close(lease, 2, 2n * UNIT);
+    expect(await accountRow(account)).toMatchObject({ balance: '1000000000', held: '0' });
+    expect(await h.balance(account)).toEqual({ usd: '1.00', diem: '0.00' });
     expect(await h.reconcile()).toMatchObject({ mismatches: [] });
   });
 

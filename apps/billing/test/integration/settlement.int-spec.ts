@@ -72,7 +72,7 @@ describe('reservations and settlement', () => {
     for (const reply of replies) expect(reply.chargedNano).toBe(cost(10, 10).toString());
     await h.settle(r.reservationId, { usage: text(20, 20) });
     await h.settle(r.reservationId, { source: 'gateway', outcome: 'cut', usage: text(30, 30) });
-    await h.settle(r.reservationId, { source: 'gateway', outcome: 'failed', usage: null });
+    // (The gateway reporting `failed` afterwards is a refund, not a replay: see "never charges what the client did not receive".)
     expect(await h.balance(account)).toEqual({ usd: usd(1_000_000_000n - cost(10, 10)), diem: '0.00' });
     const { rows } = await h.sql.query(`SELECT kind, count(*)::int AS n FROM ledger_entries WHERE reservation_id = $1 GROUP BY kind ORDER BY kind`, [
       r.reservationId,
@@ -121,11 +121,12 @@ describe('reservations and settlement', () => {
     await expect(h.reserve(account, { worstCase: text(50, 25) })).resolves.toBeDefined();
   });
 
-  it('charges a settlement that arrives after its hold was released from what is left, never below zero', async () => {
+  it('charges a settlement that arrives after the sweeper released its hold from what is left, never below zero', async () => {
     const account = newAccount();
     await h.credit(account, '0.000005');
-    const r = await h.reserve(account, { worstCase: text(100, 100) });
-    await h.settle(r.reservationId, { source: 'gateway', outcome: 'failed', usage: null });
+    const r = await h.reserve(account, { worstCase: text(100, 100), ttlMs: 50 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await h.sweep()).toMatchObject({ released: 1 });
     const spender = await h.reserve(account, { worstCase: text(100, 100) });
     await h.settle(spender.reservationId, { usage: text(100, 100) });
     // 5000 - 3000 = 2000 nano left; the late settlement is due 3000.
@@ -133,6 +134,31 @@ describe('reservations and settlement', () => {
     expect(await h.balance(account)).toEqual({ usd: '0.00', diem: '0.00' });
     const { rows } = await h.sql.query('SELECT uncollected_nano::int AS n FROM reservations WHERE id = $1', [r.reservationId]);
     expect(rows[0].n).toBe(1000);
+    expect(await h.reconcile()).toMatchObject({ mismatches: [] });
+  });
+
+  it('never charges what the client did not receive, whether the gateway or the service reports first', async () => {
+    const account = newAccount();
+    await h.credit(account, '1');
+    // The gateway answered its client with an error; the service's settlement comes later (NATS was down).
+    const first = await h.reserve(account);
+    expect(await h.settle(first.reservationId, { source: 'gateway', outcome: 'failed', usage: null })).toMatchObject({ status: 'released' });
+    expect(await h.settle(first.reservationId, { usage: text(10, 10) })).toMatchObject({ status: 'already-final', chargedNano: '0' });
+    // The service charged first; then the gateway says its client got an error: refunded in full.
+    const second = await h.reserve(account);
+    expect(await h.settle(second.reservationId, { usage: text(10, 10) })).toMatchObject({ status: 'settled', chargedNano: cost(10, 10).toString() });
+    expect(await h.balance(account)).toEqual({ usd: usd(1_000_000_000n - cost(10, 10)), diem: '0.00' });
+    expect(await h.settle(second.reservationId, { source: 'gateway', outcome: 'failed', usage: null })).toMatchObject({ status: 'refunded', chargedNano: '0' });
+    // Replays from either side change nothing.
+    expect(await h.settle(second.reservationId, { source: 'gateway', outcome: 'failed', usage: null })).toMatchObject({ status: 'already-final' });
+    expect(await h.settle(second.reservationId, { usage: text(10, 10) })).toMatchObject({ status: 'already-final', chargedNano: '0' });
+    expect(await h.balance(account)).toEqual({ usd: '1.00', diem: '0.00' });
+    expect((await h.ledger(account, 2)).map((e) => e.kind)).toEqual(['REFUND', 'CHARGE']);
+    const { rows } = await h.sql.query(
+      'SELECT r.status, r.outcome, r.settled_by, coalesce(sum(u.amount_nano), 0)::int AS billed FROM reservations r LEFT JOIN usage_entries u ON u.reservation_id = r.id WHERE r.id = $1 GROUP BY r.id',
+      [second.reservationId],
+    );
+    expect(rows[0]).toEqual({ status: 'RELEASED', outcome: 'undelivered', settled_by: 'GATEWAY', billed: 0 });
     expect(await h.reconcile()).toMatchObject({ mismatches: [] });
   });
 

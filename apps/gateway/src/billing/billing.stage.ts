@@ -149,11 +149,14 @@ export class BillingStage implements AdmissionStage, OnApplicationShutdown {
     try {
       await this.rpc.send(BILLING.SETTLE, request, { requestId, timeoutMs: SETTLE_TIMEOUT_MS });
     } catch (err) {
-      // The hold expires and the billing sweeper finalizes it: never lost, only later.
+      // Retried in the background (the settler backs off for about 20 s): a release must arrive,
+      // or a service's settlement could charge a request whose client got an error. If billing
+      // stays away longer, the hold expires and the sweeper releases it: never lost, only later.
       this.logger.warn(
         { requestId, reservationId: request.reservationId, err: err instanceof Error ? err.message : String(err) },
-        'could not reach billing to settle; the sweeper will',
+        'could not reach billing to settle; retrying in the background',
       );
+      this.settler.send(request, requestId);
     }
   }
 

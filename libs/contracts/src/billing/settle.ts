@@ -24,7 +24,8 @@ export interface SettleRequest {
   lease?: LeasedRequest;
 }
 
-export type SettleStatus = 'settled' | 'released' | 'fallback-recorded' | 'already-final' | 'not-found';
+/** `refunded`: a service had charged it, but the gateway answered the client with an error: charged nothing after all. */
+export type SettleStatus = 'settled' | 'released' | 'refunded' | 'fallback-recorded' | 'already-final' | 'not-found';
 
 export interface SettleReply {
   status: SettleStatus;
