@@ -30,7 +30,8 @@ export function toCharacterView(c: CharacterRecord): CharacterView {
   };
 }
 
-export function toReviewView(r: CharacterReviewRecord): CharacterReviewView {
+/** `reader`: the account asking; its own reviews have `isOwner: true`. */
+export function toReviewView(r: CharacterReviewRecord, reader?: string): CharacterReviewView {
   return {
     id: r.id,
     characterId: r.characterId,
@@ -39,7 +40,7 @@ export function toReviewView(r: CharacterReviewRecord): CharacterReviewView {
     username: r.username,
     locale: r.locale,
     userAvatarUrl: null,
-    isOwner: false,
+    isOwner: reader !== undefined && r.accountId === reader,
     createdAt: r.createdAt.toISOString(),
   };
 }

@@ -4,6 +4,8 @@ import { CharacterInput } from '@svc/contracts';
 export interface CharacterRecord extends CharacterInput {
   id: string;
   author: string;
+  /** The owning account; null: the operator's. */
+  ownerAccountId: string | null;
   imports: number;
   ratingCount: number;
   ratingSum: number;
@@ -18,5 +20,7 @@ export interface CharacterReviewRecord {
   message: string | null;
   username: string;
   locale: string | null;
+  /** The account that wrote it; null for reviews older than authors. */
+  accountId: string | null;
   createdAt: Date;
 }

@@ -3,8 +3,11 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   AddCharacterReviewRequest,
   CHARACTERS,
+  characterWriterSchema,
   CreateCharacterRequest,
   DeleteCharacterRequest,
+  DeleteCharacterReviewRequest,
+  deleteCharacterReviewRequestSchema,
   GetCharacterRequest,
   ListCharacterReviewsRequest,
   ListCharactersRequest,
@@ -21,6 +24,9 @@ async function guarded<T>(work: Promise<T>): Promise<T> {
     throw new DomainError(ErrorCode.ServiceUnavailable, 'Characters are unavailable right now. Try again shortly.');
   }
 }
+
+/** The account a write is for. Every write over NATS names one: the operator writes only through the CLI. */
+const writerOf = (request: unknown): string => characterWriterSchema.parse(request).accountId;
 
 /** CHARACTERS.* over NATS; the gateway has validated every payload. */
 @Controller()
@@ -43,17 +49,23 @@ export class CharactersHandler {
   }
 
   @MessagePattern(CHARACTERS.CREATE)
-  create(@Payload() request: CreateCharacterRequest) {
-    return guarded(this.characters.create(request));
+  create(@Payload() { accountId, ...input }: CreateCharacterRequest) {
+    return guarded(this.characters.create(input, writerOf({ accountId })));
   }
 
   @MessagePattern(CHARACTERS.DELETE)
   delete(@Payload() request: DeleteCharacterRequest) {
-    return guarded(this.characters.delete(request.slug));
+    return guarded(this.characters.delete(request.slug, writerOf(request)));
   }
 
   @MessagePattern(CHARACTERS.ADD_REVIEW)
-  addReview(@Payload() request: AddCharacterReviewRequest) {
-    return guarded(this.characters.addReview(request));
+  addReview(@Payload() { slug, accountId, ...review }: AddCharacterReviewRequest) {
+    return guarded(this.characters.addReview(slug, review, writerOf({ accountId })));
+  }
+
+  @MessagePattern(CHARACTERS.DELETE_REVIEW)
+  deleteReview(@Payload() request: DeleteCharacterReviewRequest) {
+    const { slug, reviewId, accountId } = deleteCharacterReviewRequestSchema.parse(request);
+    return guarded(this.characters.deleteReview(slug, reviewId, accountId));
   }
 }

@@ -1,34 +1,27 @@
-import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   AddCharacterReviewReply,
-  AddCharacterReviewRequest,
+  CharacterInput,
+  CharacterReviewInput,
   CreateCharacterReply,
-  CreateCharacterRequest,
+  DeleteCharacterReviewReply,
   GetCharacterReply,
   ListCharacterReviewsReply,
   ListCharacterReviewsRequest,
   ListCharactersReply,
   ListCharactersRequest,
 } from '@svc/contracts';
-import { DomainError, ErrorCode } from '@svc/errors';
+import { characterNotFound, featuredByOperatorOnly, notYourCharacter, notYourReview, reviewNotFound, slugTaken } from './character.errors';
 import { averageRating, toCharacterView, toReviewView } from './character.mapper';
+import { authorOf, CharacterOwner, OPERATOR } from './character-owner';
 import { CharacterRecord } from './character.record';
 import { CHARACTERS_REPOSITORY, CharactersRepository } from './characters.repository';
 
-/** The author of characters the service ships (seeds) and of ones created without an account. */
-export const SVC_AUTHOR = 'svc';
-
-/** A short, stable, anonymised author id derived from the creating account. */
-export const authorOf = (accountId: string | undefined): string =>
-  accountId
-    ? BigInt(`0x${createHash('sha256').update(accountId).digest('hex').slice(0, 12)}`)
-        .toString(36)
-        .slice(0, 5)
-    : SVC_AUTHOR;
-
-const notFound = (slug: string) => new DomainError(ErrorCode.NotFound, `Character "${slug}" not found.`);
-
+/**
+ * Characters are public (every key reads them and may use them in chat) and owned by their
+ * writer: only the owning account changes or deletes one, the operator's (owner null) only
+ * through the characters CLI. docs/chat.md, "Who may write".
+ */
 @Injectable()
 export class CharactersService {
   constructor(@Inject(CHARACTERS_REPOSITORY) private readonly repository: CharactersRepository) {}
@@ -49,33 +42,46 @@ export class CharactersService {
     return character && { systemPrompt: character.systemPrompt, modelId: character.modelId };
   }
 
-  async reviews({ slug, page, pageSize }: ListCharacterReviewsRequest): Promise<ListCharacterReviewsReply> {
+  /** `reader`: the account asking (its own reviews are `isOwner`). */
+  async reviews({ slug, page, pageSize, accountId: reader }: ListCharacterReviewsRequest): Promise<ListCharacterReviewsReply> {
     const character = await this.record(slug);
     const { rows, total } = await this.repository.listReviews(character.id, page, pageSize);
     return {
-      data: rows.map(toReviewView),
+      data: rows.map((r) => toReviewView(r, reader)),
       total,
       summary: { averageRating: averageRating(character.ratingSum, character.ratingCount), totalReviews: character.ratingCount },
     };
   }
 
-  async create({ accountId, ...input }: CreateCharacterRequest): Promise<CreateCharacterReply> {
-    return { data: toCharacterView(await this.repository.upsert(input, authorOf(accountId))) };
+  /** Creates the character owned by `owner`, or replaces `owner`'s own character of that slug (409 for another owner's). */
+  async create(input: CharacterInput, owner: CharacterOwner): Promise<CreateCharacterReply> {
+    if (owner !== OPERATOR && input.featured) throw featuredByOperatorOnly();
+    const saved = await this.repository.save(input, owner, authorOf(owner));
+    if (saved) return { data: toCharacterView(saved) };
+    throw slugTaken(input.slug, (await this.repository.findBySlug(input.slug))?.ownerAccountId, owner);
   }
 
-  async delete(slug: string): Promise<{ deleted: boolean }> {
-    if (!(await this.repository.delete(slug))) throw notFound(slug);
-    return { deleted: true };
+  /** An account deletes its own characters (403 for others'); the operator any. */
+  async delete(slug: string, owner: CharacterOwner): Promise<{ deleted: boolean }> {
+    if (await this.repository.delete(slug, owner ?? undefined)) return { deleted: true };
+    throw notYourCharacter(slug, (await this.record(slug)).ownerAccountId);
   }
 
-  async addReview({ slug, ...review }: AddCharacterReviewRequest): Promise<AddCharacterReviewReply> {
+  async addReview(slug: string, review: CharacterReviewInput, accountId: string): Promise<AddCharacterReviewReply> {
     const character = await this.record(slug);
-    return { data: toReviewView(await this.repository.addReview(character.id, review)) };
+    return { data: toReviewView(await this.repository.addReview(character.id, { ...review, accountId }), accountId) };
+  }
+
+  /** Only the review's author account deletes it (403 for another's). */
+  async deleteReview(slug: string, reviewId: string, accountId: string): Promise<DeleteCharacterReviewReply> {
+    const character = await this.record(slug);
+    if (await this.repository.deleteReview(character.id, reviewId, accountId)) return { deleted: true };
+    throw (await this.repository.findReview(character.id, reviewId)) ? notYourReview(reviewId) : reviewNotFound(reviewId);
   }
 
   private async record(slug: string): Promise<CharacterRecord> {
     const character = await this.repository.findBySlug(slug);
-    if (!character) throw notFound(slug);
+    if (!character) throw characterNotFound(slug);
     return character;
   }
 }

@@ -1,12 +1,13 @@
 import { CharacterInput, CharacterSort, ListCharactersRequest } from '@svc/contracts';
 import { Prisma } from '../generated/prisma/client';
 import { ChatPrisma } from '../database/chat-prisma';
+import { CharacterOwner } from './character-owner';
 import { CharacterRecord, CharacterReviewRecord } from './character.record';
 import { CharactersRepository, NewReview } from './characters.repository';
 
 const COLUMNS = Prisma.sql`id::text AS "id", slug, name, description, system_prompt AS "systemPrompt", model_id AS "modelId",
   COALESCE(tags, ARRAY[]::text[]) AS tags, COALESCE(categories, ARRAY[]::text[]) AS categories, adult, web_enabled AS "webEnabled",
-  featured, author, imports, rating_count AS "ratingCount", rating_sum AS "ratingSum", created_at AS "createdAt", updated_at AS "updatedAt"`;
+  featured, author, owner_account_id::text AS "ownerAccountId", imports, rating_count AS "ratingCount", rating_sum AS "ratingSum", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 const AVERAGE = Prisma.sql`(CASE WHEN rating_count > 0 THEN rating_sum::float8 / rating_count ELSE 0 END)`;
 /** The average pulled toward 3 stars by 3 phantom ratings: a few 5-star ratings do not outrank many 4.8s. */
@@ -74,9 +75,18 @@ export class PrismaCharactersRepository implements CharactersRepository {
     return this.prisma.character.findUnique({ where: { slug } });
   }
 
-  async upsert(input: CharacterInput, author: string): Promise<CharacterRecord> {
-    const data = { ...input, author };
-    return this.prisma.character.upsert({ where: { slug: input.slug }, create: data, update: data });
+  async save(input: CharacterInput, owner: CharacterOwner, author: string): Promise<CharacterRecord | null> {
+    // One statement: the owner check and the write cannot be split by a concurrent writer of the slug.
+    const rows = await this.prisma.$queryRaw<CharacterRecord[]>`
+      INSERT INTO characters AS c (slug, name, description, system_prompt, model_id, tags, categories, adult, web_enabled, featured, author, owner_account_id)
+      VALUES (${input.slug}, ${input.name}, ${input.description}, ${input.systemPrompt}, ${input.modelId}, ${input.tags}::text[], ${input.categories}::text[],
+        ${input.adult}, ${input.webEnabled}, ${input.featured}, ${author}, ${owner}::uuid)
+      ON CONFLICT (slug) DO UPDATE SET name = EXCLUDED.name, description = EXCLUDED.description, system_prompt = EXCLUDED.system_prompt,
+        model_id = EXCLUDED.model_id, tags = EXCLUDED.tags, categories = EXCLUDED.categories, adult = EXCLUDED.adult,
+        web_enabled = EXCLUDED.web_enabled, featured = EXCLUDED.featured, author = EXCLUDED.author, updated_at = now()
+      WHERE c.owner_account_id IS NOT DISTINCT FROM EXCLUDED.owner_account_id
+      RETURNING ${COLUMNS}`;
+    return rows[0] ?? null;
   }
 
   async insertIfMissing(input: CharacterInput, author: string): Promise<boolean> {
@@ -84,8 +94,8 @@ export class PrismaCharactersRepository implements CharactersRepository {
     return created.count === 1;
   }
 
-  async delete(slug: string): Promise<boolean> {
-    const deleted = await this.prisma.character.deleteMany({ where: { slug } });
+  async delete(slug: string, ownedBy?: string): Promise<boolean> {
+    const deleted = await this.prisma.character.deleteMany({ where: { slug, ...(ownedBy === undefined ? {} : { ownerAccountId: ownedBy }) } });
     return deleted.count > 0;
   }
 
@@ -102,6 +112,10 @@ export class PrismaCharactersRepository implements CharactersRepository {
     return { rows, total };
   }
 
+  async findReview(characterId: string, reviewId: string): Promise<CharacterReviewRecord | null> {
+    return this.prisma.characterReview.findFirst({ where: { id: reviewId, characterId } });
+  }
+
   async addReview(characterId: string, review: NewReview): Promise<CharacterReviewRecord> {
     return this.prisma.$transaction(async (tx) => {
       const created = await tx.characterReview.create({ data: { characterId, ...review } });
@@ -109,5 +123,14 @@ export class PrismaCharactersRepository implements CharactersRepository {
       await tx.$executeRaw`UPDATE characters SET rating_count = rating_count + 1, rating_sum = rating_sum + ${review.rating} WHERE id = ${characterId}::uuid`;
       return created;
     });
+  }
+
+  async deleteReview(characterId: string, reviewId: string, accountId: string): Promise<boolean> {
+    const updated = await this.prisma.$executeRaw`
+      WITH gone AS (
+        DELETE FROM character_reviews WHERE id = ${reviewId}::uuid AND character_id = ${characterId}::uuid AND account_id = ${accountId}::uuid RETURNING rating
+      )
+      UPDATE characters SET rating_count = rating_count - 1, rating_sum = rating_sum - gone.rating FROM gone WHERE characters.id = ${characterId}::uuid`;
+    return updated > 0;
   }
 }

@@ -1,6 +1,6 @@
 import { Catalog } from '@svc/catalog';
 import { CharactersRepository } from './characters.repository';
-import { SVC_AUTHOR } from './characters.service';
+import { SVC_AUTHOR } from './character-owner';
 import { DEFAULT_CHARACTERS } from './default-characters';
 
 /** Seeds the shipped characters (never overwriting an existing slug) with the catalog's default text model. */

@@ -8,7 +8,7 @@ import { RpcClient } from '@svc/messaging';
 import { AdminOnly, Caller } from '../auth/auth.decorators';
 import { parseBody } from '../http/parse-body';
 import { CATALOG } from '../models/models.tokens';
-import { addReviewBody, createCharacterBody, listCharactersQuery, listReviewsQuery } from './characters.dto';
+import { addReviewBody, createCharacterBody, listCharactersQuery, listReviewsQuery, reviewIdSchema } from './characters.dto';
 
 function paginate(reply: FastifyReply, limit: number, page: number, total: number): void {
   reply
@@ -24,7 +24,16 @@ function checkSlug(slug: string): string {
   return slug;
 }
 
-/** Characters (personas) for `svc_parameters.character_slug`. Reading needs any key; writing an ADMIN key. */
+/** Review ids are UUIDs; anything else is not found. */
+function checkReviewId(id: string): string {
+  if (!reviewIdSchema.safeParse(id).success) throw new DomainError(ErrorCode.NotFound, `Review "${id}" not found.`);
+  return id;
+}
+
+/**
+ * Characters (personas) for `svc_parameters.character_slug`. Reading needs any key; writing an
+ * ADMIN key, and the chat service lets an account change only what it owns (docs/chat.md, "Who may write").
+ */
 @Controller('characters')
 export class CharactersController {
   constructor(
@@ -49,7 +58,11 @@ export class CharactersController {
   @Get(':slug/reviews')
   async reviews(@Param('slug') slug: string, @Query() query: unknown, @Caller() caller: CallerContext, @Res({ passthrough: true }) reply: FastifyReply) {
     const q = parseBody(listReviewsQuery, query ?? {});
-    const { data, total, summary } = await this.rpc.send(CHARACTERS.LIST_REVIEWS, { slug: checkSlug(slug), ...q }, { requestId: caller.requestId });
+    const { data, total, summary } = await this.rpc.send(
+      CHARACTERS.LIST_REVIEWS,
+      { slug: checkSlug(slug), ...q, accountId: caller.accountId },
+      { requestId: caller.requestId },
+    );
     paginate(reply, q.pageSize, q.page, total);
     return { object: 'list', data, pagination: { page: q.page, pageSize: q.pageSize, total, totalPages: Math.ceil(total / q.pageSize) }, summary };
   }
@@ -71,7 +84,7 @@ export class CharactersController {
   @AdminOnly()
   @Delete(':slug')
   async delete(@Param('slug') slug: string, @Caller() caller: CallerContext) {
-    return this.rpc.send(CHARACTERS.DELETE, { slug: checkSlug(slug) }, { requestId: caller.requestId });
+    return this.rpc.send(CHARACTERS.DELETE, { slug: checkSlug(slug), accountId: caller.accountId }, { requestId: caller.requestId });
   }
 
   @AdminOnly()
@@ -79,7 +92,18 @@ export class CharactersController {
   @HttpCode(200)
   async addReview(@Param('slug') slug: string, @Body() body: unknown, @Caller() caller: CallerContext) {
     const input = parseBody(addReviewBody, body);
-    const { data } = await this.rpc.send(CHARACTERS.ADD_REVIEW, { slug: checkSlug(slug), ...input }, { requestId: caller.requestId });
+    const { data } = await this.rpc.send(
+      CHARACTERS.ADD_REVIEW,
+      { slug: checkSlug(slug), ...input, accountId: caller.accountId },
+      { requestId: caller.requestId },
+    );
     return { data };
+  }
+
+  @AdminOnly()
+  @Delete(':slug/reviews/:id')
+  async deleteReview(@Param('slug') slug: string, @Param('id') id: string, @Caller() caller: CallerContext) {
+    const request = { slug: checkSlug(slug), reviewId: checkReviewId(id), accountId: caller.accountId };
+    return this.rpc.send(CHARACTERS.DELETE_REVIEW, request, { requestId: caller.requestId });
   }
 }

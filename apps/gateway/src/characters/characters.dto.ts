@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CHARACTER_SORTS, characterInputSchema, characterReviewInputSchema } from '@svc/contracts';
+import { CHARACTER_SORTS, characterInputSchema, characterReviewInputSchema, storedTextSchema } from '@svc/contracts';
 
 /** A query list: the parameter repeated (`?tags=a&tags=b`) or comma-separated (`?tags=a,b`). */
 const queryList = (maxLength: number) =>
@@ -11,7 +11,7 @@ const queryList = (maxLength: number) =>
         .map((item) => item.trim())
         .filter(Boolean),
     )
-    .pipe(z.array(z.string().max(maxLength, `each value must be at most ${maxLength} characters`)).max(20, 'at most 20 values'));
+    .pipe(z.array(storedTextSchema().max(maxLength, `each value must be at most ${maxLength} characters`)).max(20, 'at most 20 values'));
 
 const queryFlag = z.enum(['true', 'false'], { message: 'must be "true" or "false"' }).transform((v) => v === 'true');
 const queryInt = (min: number, max: number | undefined, fallback: number) => {
@@ -27,7 +27,7 @@ export const listCharactersQuery = z.object({
   isAdult: queryFlag.optional(),
   isPro: queryFlag.optional(),
   isWebEnabled: queryFlag.optional(),
-  search: z.string().max(200).optional(),
+  search: storedTextSchema().max(200).optional(),
   sortBy: z.enum(CHARACTER_SORTS).default('featured'),
   sortOrder: z.enum(['asc', 'desc']).default('desc'),
   limit: queryInt(1, 100, 50),
@@ -40,8 +40,11 @@ export const listReviewsQuery = z.object({
   pageSize: queryInt(1, 100, 20),
 });
 
-/** POST /characters (ADMIN): creates a character, or replaces the one with the same slug (the rules of @svc/contracts). */
+/** POST /characters (ADMIN): creates a character, or replaces the caller's own one with the same slug (the rules of @svc/contracts). */
 export const createCharacterBody = characterInputSchema;
 
 /** POST /characters/{slug}/reviews (ADMIN): records a review, e.g. imported from elsewhere. */
 export const addReviewBody = characterReviewInputSchema;
+
+/** DELETE /characters/{slug}/reviews/{id}: the review's id. */
+export const reviewIdSchema = z.string().uuid();

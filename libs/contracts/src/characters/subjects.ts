@@ -1,14 +1,19 @@
 import { CharacterReviewView, CharacterSort, CharacterView, SortOrder } from './character';
 import { CharacterInput } from './schemas';
 
-/** Characters live in the chat service's database; the gateway reads and (ADMIN) writes them here. */
+/**
+ * Characters live in the chat service's database; the gateway reads and (ADMIN) writes them here.
+ * v2 of the writes: each names the writing account, and only the owner may change or delete
+ * (docs/chat.md, "Who may write"); a v1 peer would ignore that, so the subjects moved.
+ */
 export const CHARACTERS = {
   LIST: 'chat.cmd.list-characters.v1',
   GET: 'chat.cmd.get-character.v1',
   LIST_REVIEWS: 'chat.cmd.list-character-reviews.v1',
-  CREATE: 'chat.cmd.create-character.v1',
-  DELETE: 'chat.cmd.delete-character.v1',
-  ADD_REVIEW: 'chat.cmd.add-character-review.v1',
+  CREATE: 'chat.cmd.create-character.v2',
+  DELETE: 'chat.cmd.delete-character.v2',
+  ADD_REVIEW: 'chat.cmd.add-character-review.v2',
+  DELETE_REVIEW: 'chat.cmd.delete-character-review.v1',
 } as const;
 
 export interface ListCharactersRequest {
@@ -45,6 +50,8 @@ export interface ListCharacterReviewsRequest {
   slug: string;
   page: number;
   pageSize: number;
+  /** The reader: their own reviews have `isOwner: true`. */
+  accountId?: string;
 }
 export interface ListCharacterReviewsReply {
   data: CharacterReviewView[];
@@ -52,17 +59,20 @@ export interface ListCharacterReviewsReply {
   summary: { averageRating: number; totalReviews: number };
 }
 
-/** Creates the character, or replaces the one with the same slug. */
+/** Creates the character, or replaces the one with the same slug when the same account owns it (else 409). */
 export interface CreateCharacterRequest extends CharacterInput {
-  /** The creating account; the public `author` is an anonymised digest of it. */
+  /** The writing account, which owns what it creates; the public `author` is an anonymised digest of it. Required: the chat service refuses a write without it. */
   accountId?: string;
 }
 export interface CreateCharacterReply {
   data: CharacterView;
 }
 
+/** Deletes the character when the account owns it (else 403). */
 export interface DeleteCharacterRequest {
   slug: string;
+  /** The writing account. Required: the chat service refuses a write without it. */
+  accountId?: string;
 }
 export interface DeleteCharacterReply {
   deleted: boolean;
@@ -74,9 +84,21 @@ export interface AddCharacterReviewRequest {
   message: string | null;
   username: string;
   locale: string | null;
+  /** The writing account, the review's author. Required: the chat service refuses a write without it. */
+  accountId?: string;
 }
 export interface AddCharacterReviewReply {
   data: CharacterReviewView;
+}
+
+/** Deletes a review when the account wrote it (else 403) and takes its rating out of the stats. */
+export interface DeleteCharacterReviewRequest {
+  slug: string;
+  reviewId: string;
+  accountId: string;
+}
+export interface DeleteCharacterReviewReply {
+  deleted: boolean;
 }
 
 export interface CharactersRpc {
@@ -86,4 +108,5 @@ export interface CharactersRpc {
   [CHARACTERS.CREATE]: { req: CreateCharacterRequest; res: CreateCharacterReply };
   [CHARACTERS.DELETE]: { req: DeleteCharacterRequest; res: DeleteCharacterReply };
   [CHARACTERS.ADD_REVIEW]: { req: AddCharacterReviewRequest; res: AddCharacterReviewReply };
+  [CHARACTERS.DELETE_REVIEW]: { req: DeleteCharacterReviewRequest; res: DeleteCharacterReviewReply };
 }

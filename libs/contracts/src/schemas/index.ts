@@ -1,2 +1,3 @@
 export * from './caller';
 export * from './wire';
+export * from './stored-text';

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Catalog } from '@svc/catalog';
 import { CharacterInput } from '@svc/contracts';
+import { CharacterOwner } from '../character-owner';
 import { CharacterRecord } from '../character.record';
 import { CharactersRepository } from '../characters.repository';
 import { DEFAULT_CHARACTERS } from '../default-characters';
@@ -11,12 +12,13 @@ import { runCharactersCli } from './run-cli';
 /** Just enough of the repository for the CLI: a map by slug. */
 class InMemoryCharacters implements Partial<CharactersRepository> {
   readonly rows = new Map<string, CharacterRecord>();
-  private record(input: CharacterInput, author: string, previous?: CharacterRecord): CharacterRecord {
+  private record(input: CharacterInput, author: string, owner: CharacterOwner, previous?: CharacterRecord): CharacterRecord {
     const now = new Date();
     return {
       id: previous?.id ?? `id-${input.slug}`,
       ...input,
       author,
+      ownerAccountId: owner,
       imports: 0,
       ratingCount: 0,
       ratingSum: 0,
@@ -30,14 +32,16 @@ class InMemoryCharacters implements Partial<CharactersRepository> {
   async findBySlug(slug: string) {
     return this.rows.get(slug) ?? null;
   }
-  async upsert(input: CharacterInput, author: string) {
-    const row = this.record(input, author, this.rows.get(input.slug));
+  async save(input: CharacterInput, owner: CharacterOwner, author: string) {
+    const previous = this.rows.get(input.slug);
+    if (previous && previous.ownerAccountId !== owner) return null;
+    const row = this.record(input, author, owner, previous);
     this.rows.set(input.slug, row);
     return row;
   }
   async insertIfMissing(input: CharacterInput, author: string) {
     if (this.rows.has(input.slug)) return false;
-    this.rows.set(input.slug, this.record(input, author));
+    this.rows.set(input.slug, this.record(input, author, null));
     return true;
   }
   async delete(slug: string) {
@@ -118,6 +122,19 @@ describe('characters CLI', () => {
     expect(JSON.parse(h.out[1])).toEqual({ deleted: true });
     expect(await h.run('characters', 'delete', 'gone')).toBe(1);
     expect(h.err[0]).toMatch(/not found/);
+  });
+
+  it("acts as the operator: refuses to overwrite an account's character, but may delete it", async () => {
+    const h = harness();
+    const account = '11111111-1111-4111-8111-111111111111';
+    await h.repository.save({ ...DEFAULT_CHARACTERS[0], slug: 'theirs', modelId: 'svc-zoo-chat' }, account, 'abcde');
+    expect(await h.run('characters', 'create', '--slug', 'theirs', '--name', 'Mine now', '--prompt', 'p')).toBe(1);
+    expect(h.err.join('\n')).toMatch(/belongs to an account; delete it first/);
+    expect(h.repository.rows.get('theirs')).toEqual(expect.objectContaining({ name: DEFAULT_CHARACTERS[0].name, ownerAccountId: account }));
+    expect(await h.run('characters', 'show', 'theirs')).toBe(0);
+    expect(JSON.parse(h.out[0])).toEqual(expect.objectContaining({ ownerAccountId: account, author: 'abcde' }));
+    expect(await h.run('characters', 'delete', 'theirs')).toBe(0);
+    expect(h.repository.rows.has('theirs')).toBe(false);
   });
 
   it('seeds the shipped characters once', async () => {

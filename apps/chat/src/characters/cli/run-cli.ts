@@ -11,7 +11,8 @@ import { migrateChatDatabase } from '../../database/chat-migrations';
 import { toCharacterView } from '../character.mapper';
 import { seedDefaultCharacters } from '../seed-characters';
 import { CharactersRepository } from '../characters.repository';
-import { CharactersService, SVC_AUTHOR } from '../characters.service';
+import { OPERATOR, SVC_AUTHOR } from '../character-owner';
+import { CharactersService } from '../characters.service';
 import { PrismaCharactersRepository } from '../prisma-characters.repository';
 
 export const USAGE = `Usage: node -r ./tools/register-paths.js dist/apps/chat/src/characters/cli/main.js <command>
@@ -24,7 +25,9 @@ export const USAGE = `Usage: node -r ./tools/register-paths.js dist/apps/chat/sr
   characters delete <slug>
   characters seed                             (the shipped public characters, missing slugs only)
 
-create replaces an existing character with the same slug (its id and stats are kept). --model
+The CLI acts as the operator, who owns the shipped characters and those it creates: create
+replaces an existing operator's character with the same slug (its id and stats are kept) and
+refuses a slug an account owns; delete deletes any character, an account's too. --model
 defaults to the catalog's default text model and must be a text model of the catalog
 (SVC_CATALOG_PATH). Talks to the chat database directly (CHAT_DATABASE_URL), applying migrations
 first, and prints JSON.`;
@@ -111,7 +114,12 @@ const COMMANDS: Record<string, Command> = {
     run: async (ctx, _v, [slug]) => {
       const character = await ctx.repository.findBySlug(slug);
       if (!character) throw new DomainError(ErrorCode.NotFound, `Character "${slug}" not found.`);
-      return { ...toCharacterView(character), systemPrompt: character.systemPrompt, categories: character.categories };
+      return {
+        ...toCharacterView(character),
+        systemPrompt: character.systemPrompt,
+        categories: character.categories,
+        ownerAccountId: character.ownerAccountId,
+      };
     },
   },
   'characters create': {
@@ -129,12 +137,12 @@ const COMMANDS: Record<string, Command> = {
       featured: { type: 'boolean' },
     },
     positionals: 0,
-    run: async (ctx, v) => (await new CharactersService(ctx.repository).create({ ...createInput(ctx, v) })).data,
+    run: async (ctx, v) => (await new CharactersService(ctx.repository).create(createInput(ctx, v), OPERATOR)).data,
   },
   'characters delete': {
     options: {},
     positionals: 1,
-    run: (ctx, _v, [slug]) => new CharactersService(ctx.repository).delete(slug),
+    run: (ctx, _v, [slug]) => new CharactersService(ctx.repository).delete(slug, OPERATOR),
   },
   'characters seed': {
     options: {},
