@@ -1,8 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
-import { RequestBilling } from '@svc/contracts';
+import { ModelDefinition } from '@svc/catalog';
+import { BillableUsage, CallerContext, RequestBilling } from '@svc/contracts';
 import { Logger } from '@svc/logging';
+import { AuthenticatedRequest } from '../auth/auth.decorators';
 import { GATEWAY_LOGGER } from '../logger.token';
+import { setModelHeaders } from '../models/model-headers';
 import { ADMISSION_STAGES, AdmissionRequest, AdmissionStage, AdmissionTicket, ResponseCost, UsageReport } from './admission.types';
 
 /** What a handler running under an admission gets: the billing reference for its service, and prices. */
@@ -17,6 +20,19 @@ export interface Admitted {
 export interface AdmittedOutcome<T> {
   result: T;
   usage: UsageReport | null;
+}
+
+/** What an inference route handler has of its HTTP request: the caller, its key and address, the reply. */
+export interface RouteCall {
+  caller: CallerContext;
+  request: AuthenticatedRequest;
+  reply: FastifyReply;
+}
+
+/** An HTTP request's admission for one model (AdmissionService.forModel). */
+export interface ModelAdmission {
+  /** Admits the call for `worstCase` and runs `work` under it (AdmissionService.run, with the reply's headers). */
+  run<T>(worstCase: BillableUsage, work: (admitted: Admitted) => Promise<AdmittedOutcome<T>>, options?: Pick<AdmissionRequest, 'ownReservation'>): Promise<T>;
 }
 
 /** The admission of one request: every stage admitted it; settle once when it is over. */
@@ -73,6 +89,20 @@ export class AdmissionService {
     }
     await admission.settle(outcome.usage);
     return outcome.result;
+  }
+
+  /**
+   * How an inference route admits its request: the model's headers go on the reply now (so the
+   * route's own 4xx from here on carry them too), and `run` builds the admission request from the
+   * call (request id, API key, client address) and the model.
+   */
+  forModel(call: RouteCall, model: ModelDefinition): ModelAdmission {
+    const { caller, request, reply } = call;
+    setModelHeaders(reply, model);
+    return {
+      run: (worstCase, work, options) =>
+        this.run({ requestId: caller.requestId, key: request.apiKey!, model, worstCase, ip: request.ip, ...options }, reply, work),
+    };
   }
 
   private async admit(request: AdmissionRequest): Promise<Admission> {

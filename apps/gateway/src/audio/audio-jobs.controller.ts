@@ -7,11 +7,10 @@ import { DomainError, ErrorCode } from '@svc/errors';
 import { HEADER } from '@svc/headers';
 import { RpcClient } from '@svc/messaging';
 import { quote as priceOf, toNumber } from '@svc/pricing';
-import { AdmissionService, NO_TOKENS } from '../admission/admission.service';
+import { Admitted, AdmissionService, NO_TOKENS } from '../admission/admission.service';
 import { AuthenticatedRequest, Caller, Public } from '../auth/auth.decorators';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { parseBody } from '../http/parse-body';
-import { setModelHeaders } from '../models/model-headers';
 import { CATALOG } from '../models/models.tokens';
 import { AUDIO_BLOBS, unpackAudio } from './audio-blobs';
 import { completeAudioSchema, formatFor, inputTooLong, limitOf, queueAudioSchema, quoteAudioSchema, retrieveAudioSchema, voiceFor } from './audio-request.dto';
@@ -69,20 +68,13 @@ export class AudioJobsController {
       speed: input.speed,
       language: input.language_code,
     };
-    setModelHeaders(reply, model);
-    const admission = {
-      requestId: caller.requestId,
-      key: request.apiKey!,
-      model,
-      worstCase: { kind: 'tts' as const, characters },
-      ip: request.ip,
-      ownReservation: true,
-    };
-    // The hold stays open after this settlement: the job's worker settles it when the job ends.
-    return this.admission.run(admission, reply, async ({ billing }) => ({
+    const admission = this.admission.forModel({ caller, request, reply }, model);
+    const queue = async ({ billing }: Admitted) => ({
       result: await this.rpc.send(AUDIO.QUEUE, { caller, params, billing }, { requestId: caller.requestId }),
       usage: NO_TOKENS,
-    }));
+    });
+    // The job's own hold, not the lease's; it stays open after this settlement: the job's worker settles it when the job ends.
+    return admission.run({ kind: 'tts', characters }, queue, { ownReservation: true });
   }
 
   @Post('retrieve')

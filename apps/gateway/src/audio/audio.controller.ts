@@ -11,7 +11,6 @@ import { AuthenticatedRequest, Caller } from '../auth/auth.decorators';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { parseBody } from '../http/parse-body';
 import { plainBody } from '../image/multipart-body';
-import { setModelHeaders } from '../models/model-headers';
 import { CATALOG } from '../models/models.tokens';
 import { AUDIO_BLOBS, packUpload, unpackAudio } from './audio-blobs';
 import { formatFor, inputTooLong, limitOf, speechRequestSchema, transcriptionRequestSchema, voiceFor } from './audio-request.dto';
@@ -60,26 +59,22 @@ export class AudioController {
       speed: input.speed,
       language: input.language,
     };
-    setModelHeaders(reply, model);
+    const admission = this.admission.forModel({ caller, request, reply }, model);
     const contentType = CONTENT_TYPES[params.response_format];
-    return this.admission.run(
-      { requestId: caller.requestId, key: request.apiKey!, model, worstCase: { kind: 'tts', characters }, ip: request.ip },
-      reply,
-      async ({ billing }) => {
-        if (input.streaming || input.stream_format === 'audio') {
-          const complete = await this.streamer.relay({ caller, params, billing }, contentType, reply);
-          return { result: undefined, usage: { ...NO_TOKENS, cut: !complete } };
-        }
-        const result = await this.rpc.send(
-          AUDIO.SPEECH,
-          { caller, params, billing },
-          { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS },
-        );
-        const audio = await unpackAudio(this.blobs, result.audio);
-        reply.header(HEADER.contentType, contentType);
-        return { result: audio, usage: NO_TOKENS };
-      },
-    );
+    return admission.run({ kind: 'tts', characters }, async ({ billing }) => {
+      if (input.streaming || input.stream_format === 'audio') {
+        const complete = await this.streamer.relay({ caller, params, billing }, contentType, reply);
+        return { result: undefined, usage: { ...NO_TOKENS, cut: !complete } };
+      }
+      const result = await this.rpc.send(
+        AUDIO.SPEECH,
+        { caller, params, billing },
+        { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS },
+      );
+      const audio = await unpackAudio(this.blobs, result.audio);
+      reply.header(HEADER.contentType, contentType);
+      return { result: audio, usage: NO_TOKENS };
+    });
   }
 
   @Post('transcriptions')
@@ -98,15 +93,14 @@ export class AudioController {
       throw new DomainError(ErrorCode.PayloadTooLarge, `The audio file is ${input.file.length} bytes; ${model.id} accepts at most ${maxBytes}.`);
     const granularities = [input['timestamp_granularities[]'], input.timestamp_granularities].flat().filter((g): g is string => typeof g === 'string');
     const timestamps = input.timestamps || granularities.length > 0 || input.response_format === 'verbose_json';
-    setModelHeaders(reply, model);
+    const admission = this.admission.forModel({ caller, request, reply }, model);
 
     const audio = await packUpload(this.blobs, input.file, this.config.INFERENCE_TIMEOUT_MS);
     let admitted = false;
     try {
       // The audio service measures the duration (and refuses what is not audio) before anything is reserved.
       const probe = await this.rpc.send(AUDIO.PROBE, { caller, model: model.id, audio, keep: true }, { requestId: caller.requestId });
-      const asr = { requestId: caller.requestId, key: request.apiKey!, model, worstCase: { kind: 'asr' as const, audioMs: probe.durationMs }, ip: request.ip };
-      const result = await this.admission.run(asr, reply, async ({ billing }) => {
+      const result = await admission.run({ kind: 'asr', audioMs: probe.durationMs }, async ({ billing }) => {
         admitted = true;
         const transcribed = await this.rpc.send(
           AUDIO.TRANSCRIBE,

@@ -8,7 +8,6 @@ import { ResponseCost } from '../admission/admission.types';
 import { AuthenticatedRequest, Caller } from '../auth/auth.decorators';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { parseBody } from '../http/parse-body';
-import { setModelHeaders } from '../models/model-headers';
 import { CATALOG } from '../models/models.tokens';
 import { chatRequestSchema, toChatParams } from './chat-request.dto';
 import { chatWorstCase } from './chat-worst-case';
@@ -38,11 +37,10 @@ export class ChatController {
   ): Promise<(ChatCompletion & { cost?: ResponseCost }) | undefined> {
     const input = parseBody(chatRequestSchema, body);
     const { model, svc, personaBytes } = await this.svcParameters.resolve(input.model, input.svc_parameters, caller.requestId);
-    setModelHeaders(reply, model);
+    const admission = this.admission.forModel({ caller, request, reply }, model);
     const params = { ...toChatParams(input, model.id), svc_parameters: svc };
     const worstCase = chatWorstCase(params, model, { budget: await this.promptBudget.get(caller.requestId), personaBytes }, this.catalog);
-    const admission = { requestId: caller.requestId, key: request.apiKey!, model, worstCase, ip: request.ip };
-    return this.admission.run(admission, reply, async ({ billing, costOf }) => {
+    return admission.run(worstCase, async ({ billing, costOf }) => {
       // The service settles the reservation with exact counts (docs/billing.md).
       if (params.stream) {
         const outcome = await this.streamer.relay({ caller, params, billing }, reply);

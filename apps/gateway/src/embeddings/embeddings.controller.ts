@@ -10,7 +10,6 @@ import { AdmissionService } from '../admission/admission.service';
 import { AuthenticatedRequest, Caller } from '../auth/auth.decorators';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { parseBody } from '../http/parse-body';
-import { setModelHeaders } from '../models/model-headers';
 import { CATALOG } from '../models/models.tokens';
 import { REDIS } from '../redis/redis.module';
 import { embeddingsRequestSchema, EmbeddingsRequest, inputsOf, rejectTokenArrays } from './embeddings-request.dto';
@@ -51,12 +50,10 @@ export class EmbeddingsController {
         ErrorCode.ModelNotFound,
         `Model "${input.model}" does not exist or is not an embedding model. See GET /api/v1/models?type=embedding.`,
       );
-    setModelHeaders(reply, model);
+    const admission = this.admission.forModel({ caller, request, reply }, model);
     const inputs = inputsOf(input);
     const dimensions = checkLimits(model, inputs, input);
-    const worstCase = { kind: 'embedding' as const, inputTokens: estimateEmbeddingTokens(inputs, embeddingConstraintsOf(model)) };
-    const admission = { requestId: caller.requestId, key: request.apiKey!, model, worstCase, ip: request.ip };
-    return this.admission.run(admission, reply, async ({ billing }) => {
+    return admission.run({ kind: 'embedding', inputTokens: estimateEmbeddingTokens(inputs, embeddingConstraintsOf(model)) }, async ({ billing }) => {
       const call: CreateEmbeddingsRequest = { caller, model: model.id, dimensions, billing };
       const json = JSON.stringify(inputs);
       if (Buffer.byteLength(json) <= INLINE_INPUT_LIMIT) call.input = inputs;

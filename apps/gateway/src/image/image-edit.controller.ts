@@ -5,11 +5,10 @@ import { Catalog, imageConstraintsOf, ModelDefinition } from '@svc/catalog';
 import { BillableUsage, CallerContext, ImageFileReply, ImageFormat, MEDIA, RequestBilling } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { RpcClient } from '@svc/messaging';
-import { AdmissionService, NO_TOKENS } from '../admission/admission.service';
+import { AdmissionService, ModelAdmission, NO_TOKENS } from '../admission/admission.service';
 import { AuthenticatedRequest, Caller } from '../auth/auth.decorators';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { parseBody } from '../http/parse-body';
-import { setModelHeaders } from '../models/model-headers';
 import { CATALOG } from '../models/models.tokens';
 import { IMAGE_BLOBS, IMAGE_URL_FETCHER, INPUT_BLOB_TTL_MS, takeOutput } from './image-blobs';
 import { MIME, setImageHeaders } from './image-headers';
@@ -147,9 +146,8 @@ export class ImageEditController {
       minPixels: INPUT_LIMITS.minPixels,
       maxPixels: MAX_UPSCALE_OUTPUT_PIXELS / 4,
     });
-    setModelHeaders(reply, model);
-    const worstCase: BillableUsage = { kind: 'upscale', images: 1, factor: input.scale > 2 ? '4x' : '2x' };
-    const out = await this.admitted(model, worstCase, caller, request, reply, async (billing) => {
+    const admission = this.admission.forModel({ caller, request, reply }, model);
+    const out = await this.admitted(admission, { kind: 'upscale', images: 1, factor: input.scale > 2 ? '4x' : '2x' }, async (billing) => {
       const ref = await this.blobs.put(image.bytes, INPUT_BLOB_TTL_MS);
       return this.rpc.send(
         MEDIA.IMAGE_UPSCALE,
@@ -170,10 +168,10 @@ export class ImageEditController {
   }
 
   private async runEdit(job: EditJob, caller: CallerContext, request: AuthenticatedRequest, reply: FastifyReply): Promise<{ file: Buffer }> {
-    setModelHeaders(reply, job.model);
+    const admission = this.admission.forModel({ caller, request, reply }, job.model);
     const worstCase: BillableUsage = { kind: 'image-edit', edits: 1, resolution: job.resolution, quality: job.quality };
     let enhanced: string | null = null;
-    const out = await this.admitted(job.model, worstCase, caller, request, reply, async (billing) => {
+    const out = await this.admitted(admission, worstCase, async (billing) => {
       // The text model sees only the prompt, not the image.
       if (job.enhance)
         enhanced = await this.enhancer.enhance(caller, request.apiKey!, request.ip, job.prompt, imageConstraintsOf(job.model).promptCharacterLimit);
@@ -205,14 +203,11 @@ export class ImageEditController {
 
   /** Admission (rate limit + credit hold), the media call, delivery of the file; settles exactly once. */
   private async admitted(
-    model: ModelDefinition,
+    admission: ModelAdmission,
     worstCase: BillableUsage,
-    caller: CallerContext,
-    request: AuthenticatedRequest,
-    reply: FastifyReply,
     call: (billing: RequestBilling | undefined) => Promise<ImageFileReply>,
   ): Promise<{ reply: ImageFileReply; file: Buffer }> {
-    return this.admission.run({ requestId: caller.requestId, key: request.apiKey!, model, worstCase, ip: request.ip }, reply, async ({ billing }) => {
+    return admission.run(worstCase, async ({ billing }) => {
       const result = await call(billing);
       const file = await takeOutput(this.blobs, result.image.blobId);
       return { result: { reply: result, file }, usage: NO_TOKENS };

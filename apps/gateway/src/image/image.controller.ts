@@ -2,14 +2,13 @@ import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs
 import { FastifyReply } from 'fastify';
 import { BlobStore } from '@svc/blob-store';
 import { Catalog, imageConstraintsOf, ModelDefinition } from '@svc/catalog';
-import { BillableUsage, CallerContext, IMAGE_STYLES, ImageGenerateParams, ImageGenerateReply, MEDIA } from '@svc/contracts';
+import { CallerContext, IMAGE_STYLES, ImageGenerateParams, ImageGenerateReply, MEDIA } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { RpcClient } from '@svc/messaging';
 import { AdmissionService, NO_TOKENS } from '../admission/admission.service';
 import { AuthenticatedRequest, Caller, Public } from '../auth/auth.decorators';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { parseBody } from '../http/parse-body';
-import { setModelHeaders } from '../models/model-headers';
 import { CATALOG } from '../models/models.tokens';
 import { IMAGE_BLOBS, takeOutput } from './image-blobs';
 import { MIME, setImageHeaders } from './image-headers';
@@ -128,10 +127,9 @@ export class ImageController {
     reply: FastifyReply,
   ): Promise<Generated> {
     const sizing = resolveGenerate(model, input);
-    setModelHeaders(reply, model);
+    const admission = this.admission.forModel({ caller, request, reply }, model);
     const variants = input.variants ?? 1;
-    const worstCase: BillableUsage = { kind: 'image', images: variants, resolution: sizing.resolution, quality: sizing.quality };
-    return this.admission.run({ requestId: caller.requestId, key: request.apiKey!, model, worstCase, ip: request.ip }, reply, async ({ billing }) => {
+    return admission.run({ kind: 'image', images: variants, resolution: sizing.resolution, quality: sizing.quality }, async ({ billing }) => {
       const preprocessStarted = Date.now();
       const limit = imageConstraintsOf(model).promptCharacterLimit;
       const enhancedPrompt = input.enhance_prompt ? await this.enhancer.enhance(caller, request.apiKey!, request.ip, input.prompt, limit) : null;
