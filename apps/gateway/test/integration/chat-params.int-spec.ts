@@ -285,11 +285,12 @@ describe('characters', () => {
 
     for (const rating of [5, 4, 3])
       expect((await call('/characters/test-persona/reviews', { key: adminKey, body: { rating, username: `user${rating}` } })).status).toBe(200);
+    // Read back by the same account (another of its keys): it wrote them, so it owns them.
     const reviews = await call('/characters/test-persona/reviews?page=2&pageSize=2');
     expect(reviews.status).toBe(200);
     expect(reviews.body).toEqual({
       object: 'list',
-      data: [expect.objectContaining({ rating: 5, username: 'user5', isOwner: false, message: null })],
+      data: [expect.objectContaining({ rating: 5, username: 'user5', isOwner: true, message: null })],
       pagination: { page: 2, pageSize: 2, total: 3, totalPages: 2 },
       summary: { averageRating: 4, totalReviews: 3 },
     });
