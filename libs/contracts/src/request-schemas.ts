@@ -16,6 +16,7 @@ import { completeChatRequestSchema, streamChatRequestSchema } from './chat/schem
 import { CHAT } from './chat/subjects';
 import {
   addCharacterReviewRequestSchema,
+  deleteCharacterReviewRequestSchema,
   characterRefRequestSchema,
   createCharacterRequestSchema,
   listCharacterReviewsRequestSchema,
@@ -45,6 +46,7 @@ export const REQUEST_SCHEMAS = {
   [CHARACTERS.DELETE]: characterRefRequestSchema,
   [CHARACTERS.LIST_REVIEWS]: listCharacterReviewsRequestSchema,
   [CHARACTERS.ADD_REVIEW]: addCharacterReviewRequestSchema,
+  [CHARACTERS.DELETE_REVIEW]: deleteCharacterReviewRequestSchema,
   [EMBEDDINGS.CREATE]: createEmbeddingsRequestSchema,
   [MEDIA.IMAGE_GENERATE]: imageGenerateRequestSchema,
   [MEDIA.IMAGE_EDIT]: imageEditRequestSchema,
