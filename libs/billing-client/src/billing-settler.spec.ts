@@ -34,7 +34,7 @@ describe('BillingSettler', () => {
     ]);
   });
 
-  it('settles around an engine call: completed with the usage it charged, released when it fails first', async () => {
+  it('settles around an engine call: completed with the usage it charged, released when it fails first; work gets its start time', async () => {
     const { rpc, sent } = fakeRpc([]);
     const settler = new BillingSettler(rpc, logger);
     const usage = { kind: 'tts' as const, characters: 12 };
@@ -51,12 +51,17 @@ describe('BillingSettler', () => {
       }),
     ).rejects.toThrow('engine failed');
     await settler.around({ reservationId: 'silent' }, 'req', async () => 'no charge');
+    const before = Date.now();
+    const started = await settler.around({ reservationId: 'timed' }, 'req', async (charge, at) => (charge(usage), at));
+    expect(started).toBeGreaterThanOrEqual(before);
+    expect(started).toBeLessThanOrEqual(Date.now());
     await settler.drain();
     expect(sent.map((r) => [r.reservationId, r.outcome, r.usage])).toEqual([
       ['ok', 'completed', usage],
       ['late', 'completed', usage],
       ['early', 'failed', null],
       ['silent', 'failed', null],
+      ['timed', 'completed', usage],
     ]);
   });
 

@@ -56,9 +56,14 @@ export class BillingSettler implements OnApplicationShutdown {
    * The one way a service settles around its engine call: `work` calls `charge(usage)` once the
    * engine has produced (settled `completed` at once, in the background); if `work` throws before
    * that, the hold is released (`failed`, nothing charged). A charged request stays charged if
-   * later delivery fails: the engine's work was done.
+   * later delivery fails: the engine's work was done. `started` (ms) is when the request began
+   * here: the settled execution time counts from it, and so can the service's log line.
    */
-  async around<T>(billing: RequestBilling | undefined, requestId: string, work: (charge: (usage: SettledUsage) => void) => Promise<T>): Promise<T> {
+  async around<T>(
+    billing: RequestBilling | undefined,
+    requestId: string,
+    work: (charge: (usage: SettledUsage) => void, started: number) => Promise<T>,
+  ): Promise<T> {
     const started = Date.now();
     let charged = false;
     const charge = (usage: SettledUsage) => {
@@ -67,7 +72,7 @@ export class BillingSettler implements OnApplicationShutdown {
       this.settle(billing, requestId, 'completed', usage, Date.now() - started);
     };
     try {
-      const result = await work(charge);
+      const result = await work(charge, started);
       if (!charged) {
         this.logger.warn({ requestId }, 'a request ended without a charge; its hold is released');
         this.settle(billing, requestId, 'failed', null);

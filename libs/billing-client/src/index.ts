@@ -1,1 +1,2 @@
 export * from './billing-settler';
+export * from './billed-stream';

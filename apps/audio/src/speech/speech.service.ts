@@ -4,7 +4,7 @@ import { Catalog } from '@svc/catalog';
 import { SpeechReply, SpeechRequest, StreamOpenReply, StreamSpeechRequest } from '@svc/contracts';
 import { Logger } from '@svc/logging';
 import { NATS_CONNECTION, StreamAbortedError, StreamPublisher } from '@svc/messaging';
-import { BillingSettler } from '@svc/billing-client';
+import { BillingSettler, openBilledStream } from '@svc/billing-client';
 import { toDomainError } from '../audio-errors';
 import { AudioPayloads } from '../audio-payloads';
 import { modelOfType } from '../audio-models';
@@ -27,9 +27,8 @@ export class SpeechService {
   ) {}
 
   async speak({ caller, params, billing }: SpeechRequest): Promise<SpeechReply> {
-    const started = Date.now();
     try {
-      return await this.billing.around(billing, caller.requestId, async (charge) => {
+      return await this.billing.around(billing, caller.requestId, async (charge, started) => {
         const model = modelOfType(this.catalog, params.model, 'tts');
         const engine = this.engines.speechEngine(model);
         const result = await engine.speak({
@@ -58,20 +57,14 @@ export class SpeechService {
 
   /** Validates, answers the open request at once, then streams encoded audio as it is produced. */
   openStream(request: StreamSpeechRequest): StreamOpenReply {
-    let engine: SpeechEngine;
-    try {
-      engine = this.engines.speechEngine(modelOfType(this.catalog, request.params.model, 'tts'));
-    } catch (err) {
-      this.billing.settle(request.billing, request.caller.requestId, 'failed', null);
-      throw err;
-    }
-    const publisher = new StreamPublisher(this.nc, request.stream, {
-      heartbeatMs: this.config.STREAM_HEARTBEAT_MS,
-      ackTimeoutMs: this.config.STREAM_ACK_TIMEOUT_MS,
-      requestId: request.caller.requestId,
-    });
-    void this.produce(request, engine, publisher);
-    return publisher.reply();
+    return openBilledStream(
+      this.billing,
+      this.nc,
+      this.config,
+      request,
+      () => this.engines.speechEngine(modelOfType(this.catalog, request.params.model, 'tts')),
+      (engine, publisher) => this.produce(request, engine, publisher),
+    );
   }
 
   private async produce({ caller, params, billing }: StreamSpeechRequest, engine: SpeechEngine, publisher: StreamPublisher): Promise<void> {

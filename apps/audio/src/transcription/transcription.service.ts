@@ -50,9 +50,8 @@ export class TranscriptionService {
   }
 
   async transcribe({ caller, params, audio, billing }: TranscribeRequest): Promise<TranscribeReply> {
-    const started = Date.now();
     try {
-      return await this.billing.around(billing, caller.requestId, async (charge) => {
+      return await this.billing.around(billing, caller.requestId, async (charge, started) => {
         const model = modelOfType(this.catalog, params.model, 'asr');
         const engine = this.engines.transcriptionEngine(model);
         const bytes = await this.payloads.unpack(audio);

@@ -5,7 +5,7 @@ import { ChatCompletion, CompleteChatRequest, SettledUsage, StreamChatRequest, S
 import { DomainError, ErrorCode } from '@svc/errors';
 import { Logger } from '@svc/logging';
 import { NATS_CONNECTION, StreamAbortedError, StreamPublisher } from '@svc/messaging';
-import { BillingSettler, promptTokensOnAbort } from '@svc/billing-client';
+import { BillingSettler, openBilledStream, promptTokensOnAbort } from '@svc/billing-client';
 import { EngineRegistry } from '../engines/engine-registry';
 import { GenerateResult, GenerationAbortedError, TextEngine } from '../engines/engine';
 import { CHAT_CONFIG, ChatConfig } from '../config';
@@ -31,8 +31,7 @@ export class ChatService {
   ) {}
 
   async complete({ caller, params, billing }: CompleteChatRequest): Promise<ChatCompletion> {
-    const started = Date.now();
-    return this.billing.around(billing, caller.requestId, async (charge) => {
+    return this.billing.around(billing, caller.requestId, async (charge, started) => {
       let model = this.model(params.model);
       const signal = new AbortController().signal;
       const web = await this.augmentation.prepare(
@@ -67,28 +66,19 @@ export class ChatService {
 
   /** Validates, answers the open request at once, and produces frames in the background. */
   openStream(request: StreamChatRequest): StreamOpenReply {
-    let model: ModelDefinition;
-    let engine: () => TextEngine;
-    try {
-      model = this.model(request.params.model);
+    const validate = () => {
+      const model = this.model(request.params.model);
       const candidates = this.candidates(model, request.params);
       // Validated now, so a bad request is an HTTP 400 rather than an error event.
       toGenerateRequest(model, request.params, UNUSED_SIGNAL);
       this.augmentation.assertAvailable(this.svc.parametersOf(request.params));
       // Without fallbacks an unavailable model fails the request now (HTTP 503), with them when reached.
       const primary = candidates.length > 1 ? undefined : this.engines.get(model);
-      engine = primary ? () => primary : candidates[0].engine;
-    } catch (err) {
-      this.billing.settle(request.billing, request.caller.requestId, 'failed', null);
-      throw err;
-    }
-    const publisher = new StreamPublisher(this.nc, request.stream, {
-      heartbeatMs: this.config.STREAM_HEARTBEAT_MS,
-      ackTimeoutMs: this.config.STREAM_ACK_TIMEOUT_MS,
-      requestId: request.caller.requestId,
-    });
-    void this.produce(request, model, engine, publisher);
-    return publisher.reply();
+      return { model, engine: primary ? () => primary : candidates[0].engine };
+    };
+    return openBilledStream(this.billing, this.nc, this.config, request, validate, ({ model, engine }, publisher) =>
+      this.produce(request, model, engine, publisher),
+    );
   }
 
   private async produce(request: StreamChatRequest, model: ModelDefinition, engine: () => TextEngine, publisher: StreamPublisher): Promise<void> {

@@ -39,8 +39,7 @@ export class ImageService {
   ) {}
 
   async generate({ caller, params, billing }: ImageGenerateRequest): Promise<ImageGenerateReply> {
-    const started = Date.now();
-    return this.billing.around(billing, caller.requestId, async (charge) => {
+    return this.billing.around(billing, caller.requestId, async (charge, started) => {
       const model = this.engines.model(params.model, ['image']);
       const engine = this.engines.engine(model);
       let { prompt, negativePrompt } = params;
@@ -111,8 +110,7 @@ export class ImageService {
   }
 
   async edit({ caller, params, billing }: ImageEditRequest): Promise<ImageFileReply> {
-    const started = Date.now();
-    return this.billing.around(billing, caller.requestId, async (charge) => {
+    return this.billing.around(billing, caller.requestId, async (charge, started) => {
       const model = this.engines.model(params.model, ['inpaint', 'image']);
       const engine = this.engines.engine(model);
       const input = await this.decodeInput(params.image);
@@ -142,8 +140,7 @@ export class ImageService {
 
   /** Classical upscaling: Lanczos resampling in libvips, then sharpening scaled by `creativity`. */
   async upscale({ caller, params, billing }: ImageUpscaleRequest): Promise<ImageFileReply> {
-    const started = Date.now();
-    return this.billing.around(billing, caller.requestId, async (charge) => {
+    return this.billing.around(billing, caller.requestId, async (charge, started) => {
       const model = this.engines.model(params.model, ['upscale']);
       const bytes = await this.take(params.image);
       const meta = await sharp(bytes)
