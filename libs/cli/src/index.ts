@@ -2,3 +2,4 @@ export * from './cli-io';
 export * from './usage-error';
 export * from './report-cli-error';
 export * from './run-cli-main';
+export * from './run-commands';
