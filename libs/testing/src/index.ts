@@ -1,6 +1,7 @@
 export * from './nats/nats-server';
 export * from './stack/free-port';
 export * from './stack/start-service';
+export * from './stack/service-harness';
 export * from './stack/keys-billing-stack';
 export * from './stack/start-platform';
 export * from './upstream';
@@ -11,3 +12,4 @@ export * from './stack/wait-for-port';
 export * from './bench/run-bench';
 export * from './bench/start-bench-process';
 export * from './errors/domain-error-of';
+export * from './files/sha256-sums';

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadCatalog } from '@svc/catalog';
 import { REPO_ROOT } from '@svc/config';
 import { ChatMessage } from '@svc/contracts';
+import { checkSha256Sums } from '@svc/testing';
 import { EmbeddedLlamaEngine, EngineLogger } from '../../src/engines/embedded/embedded-llama.engine';
 
 // The committed zoo chat model (models/zoo/chat), loaded through the catalog and the same engine
@@ -33,21 +33,6 @@ const PROMPTS: ChatMessage[][] = [
   ],
 ];
 
-function sha256File(file: string): string {
-  return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
-}
-
-function checksums(dir: string): Array<{ file: string; sha256: string }> {
-  return fs
-    .readFileSync(path.join(dir, 'SHA256SUMS'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => {
-      const [sha256, name] = line.split(/\s+\*?/);
-      return { file: path.join(dir, name), sha256 };
-    });
-}
-
 describe('zoo chat model (committed GGUF)', () => {
   const catalog = loadCatalog();
   const model = catalog.resolve('default', 'text');
@@ -65,9 +50,9 @@ describe('zoo chat model (committed GGUF)', () => {
 
   it('is the catalog default and its files match SHA256SUMS', () => {
     expect(model?.id).toBe('svc-zoo-chat');
-    const sums = checksums(path.join(MODELS_DIR, 'zoo', 'chat'));
-    expect(sums.map((s) => path.basename(s.file))).toContain('svc-zoo-chat.gguf');
-    for (const { file, sha256 } of sums) expect(`${path.basename(file)} ${sha256File(file)}`).toBe(`${path.basename(file)} ${sha256}`);
+    const { files, mismatched } = checkSha256Sums(path.join(MODELS_DIR, 'zoo', 'chat'));
+    expect(files).toContain('svc-zoo-chat.gguf');
+    expect(mismatched).toEqual([]);
   });
 
   it('answers in mostly dictionary words, ending its turn on its own', async () => {

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadCatalog } from '@svc/catalog';
 import { REPO_ROOT } from '@svc/config';
+import { checkSha256Sums } from '@svc/testing';
 import { cosine, WordVectorsEngine } from '../../src/engines/embeddings/word-vectors.engine';
 
 // The committed zoo embedding model on the hand-written similarity set (models/zoo/embeddings).
@@ -28,17 +28,9 @@ describe('zoo embedding model (committed .svec)', () => {
 
   it('is an embedding model whose files match SHA256SUMS', () => {
     expect(model?.type).toBe('embedding');
-    const dir = path.join(MODELS_DIR, 'zoo', 'embeddings');
-    const lines = fs.readFileSync(path.join(dir, 'SHA256SUMS'), 'utf8').split('\n').filter(Boolean);
-    expect(lines.length).toBeGreaterThan(0);
-    for (const line of lines) {
-      const [sha256, name] = line.split(/\s+\*?/);
-      expect(
-        `${name} ${createHash('sha256')
-          .update(fs.readFileSync(path.join(dir, name)))
-          .digest('hex')}`,
-      ).toBe(`${name} ${sha256}`);
-    }
+    const { files, mismatched } = checkSha256Sums(path.join(MODELS_DIR, 'zoo', 'embeddings'));
+    expect(files.length).toBeGreaterThan(0);
+    expect(mismatched).toEqual([]);
   });
 
   it('scores related sentences above unrelated ones at least 90% of the time', () => {

@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadCatalog } from '@svc/catalog';
 import { REPO_ROOT } from '@svc/config';
+import { checkSha256Sums } from '@svc/testing';
 import { dominantColours } from '../../src/engines/diffusion/colour-adherence';
 import { loadDiffusionModelConfig } from '../../src/engines/diffusion/diffusion-model-config';
 import { OnnxDiffusionEngine } from '../../src/engines/diffusion/onnx-diffusion.engine';
@@ -34,17 +33,9 @@ describe('zoo image model files', () => {
 
   it('is an image model whose files match SHA256SUMS', () => {
     expect(model?.type).toBe('image');
-    const dir = path.join(MODELS_DIR, 'zoo', 'image');
-    const lines = fs.readFileSync(path.join(dir, 'SHA256SUMS'), 'utf8').split('\n').filter(Boolean);
-    expect(lines.length).toBe(2);
-    for (const line of lines) {
-      const [sha256, name] = line.split(/\s+\*?/);
-      expect(
-        `${name} ${createHash('sha256')
-          .update(fs.readFileSync(path.join(dir, name)))
-          .digest('hex')}`,
-      ).toBe(`${name} ${sha256}`);
-    }
+    const { files, mismatched } = checkSha256Sums(path.join(MODELS_DIR, 'zoo', 'image'));
+    expect(files).toHaveLength(2);
+    expect(mismatched).toEqual([]);
   });
 
   it('has a valid sidecar with its native resolution', () => {

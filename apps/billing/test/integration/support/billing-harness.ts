@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { INestMicroservice } from '@nestjs/common';
-import { connect, NatsConnection } from 'nats';
-import { Client } from 'pg';
 import { BILLING, BillableUsage, ReserveRequest, SettleReply, SettleRequest } from '@svc/contracts';
 import { bootstrapService, RpcClient } from '@svc/messaging';
 import { formatAmount, parseAmount } from '@svc/pricing';
-import { createTestDatabase, PrivateNats, startPrivateNats, TestDatabase } from '@svc/testing';
+import { createServiceHarness, ServiceHarness } from '@svc/testing';
 import { AccountsService } from '../../../src/accounts/accounts.service';
 import { AppModule } from '../../../src/app.module';
 import { loadServiceConfig } from '../../../src/config';
@@ -19,16 +16,9 @@ export const PRICING = { input: { usd: 0.01, diem: 0.01 }, output: { usd: 0.02, 
 export const IN = 10n;
 export const OUT = 20n;
 
-/** Its own nats-server and database: the service under test never answers anyone else's calls. */
-export interface BillingHarness {
-  nats: PrivateNats;
-  db: TestDatabase;
-  nc: NatsConnection;
+/** The billing service on its own nats-server and database (ServiceHarness), with what its tests ask of it. */
+export interface BillingHarness extends ServiceHarness {
   rpc: RpcClient;
-  sql: Client;
-  start(env?: Record<string, string>): Promise<INestMicroservice>;
-  stopApp(app: INestMicroservice): Promise<void>;
-  stop(): Promise<void>;
   /** Credits USD (decimal text) through the service's own class, as the operator CLI does. */
   credit(accountId: string, usd: string): Promise<void>;
   sweep(): Promise<SweepResult>;
@@ -47,43 +37,26 @@ export const cost = (promptTokens: number, completionTokens: number): bigint => 
 export const usd = (nano: bigint): string => formatAmount(nano);
 
 export async function createBillingHarness(prefix = 'billing', baseEnv: Record<string, string> = {}): Promise<BillingHarness> {
-  const nats = await startPrivateNats();
-  const db = await createTestDatabase(prefix, { migrationsDir: billingMigrationsDir() });
-  const nc = await connect({ servers: nats.url });
-  const sql = new Client({ connectionString: db.url });
-  await sql.connect();
-  const apps: INestMicroservice[] = [];
-  const rpc = new RpcClient(nc, 10_000);
-  const h: BillingHarness = {
-    nats,
-    db,
-    nc,
-    rpc,
-    sql,
-    async start(env = {}) {
+  const service = await createServiceHarness({
+    prefix,
+    migrationsDir: billingMigrationsDir(),
+    boot: (urls, env) => {
       const config = loadServiceConfig({
-        NATS_URL: nats.url,
-        BILLING_DATABASE_URL: db.url,
+        NATS_URL: urls.nats,
+        BILLING_DATABASE_URL: urls.db,
         BILLING_SWEEP_INTERVAL_MS: '3600000',
         LOG_LEVEL: 'warn',
         ...baseEnv,
         ...env,
       });
-      const app = await bootstrapService('billing', AppModule.forConfig(config), nats.url);
-      apps.push(app);
-      return app;
+      return bootstrapService('billing', AppModule.forConfig(config), urls.nats);
     },
-    async stopApp(app) {
-      apps.splice(apps.indexOf(app), 1);
-      await app.close();
-    },
-    async stop() {
-      await Promise.all(apps.map((app) => app.close()));
-      await nc.close();
-      await sql.end();
-      await db.drop();
-      await nats.stop();
-    },
+  });
+  const { apps, sql } = service;
+  const rpc = new RpcClient(service.nc, 10_000);
+  const h: BillingHarness = {
+    ...service,
+    rpc,
     async credit(accountId, amount) {
       await apps[0].get(AccountsService).adjust(accountId, 'CREDIT', parseAmount(amount), 'integration test', null);
     },
