@@ -1,10 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
-import { NatsConnection } from 'nats';
 import { AUDIO, SpeechRequest } from '@svc/contracts';
-import { Frame, NATS_CONNECTION, RpcClient } from '@svc/messaging';
-import { GATEWAY_CONFIG, GatewayConfig } from '../config';
-import { drained, openStream, takeOverResponse } from '../http/stream-relay';
+import { Frame } from '@svc/messaging';
+import { ServiceStreamRelay } from '../chat/service-stream-relay';
+import { drained, takeOverResponse } from '../http/stream-relay';
 
 /**
  * Relays streamed speech to the HTTP client as raw audio bytes with chunked transfer encoding,
@@ -13,18 +12,10 @@ import { drained, openStream, takeOverResponse } from '../http/stream-relay';
  * cancels synthesis.
  */
 @Injectable()
-export class AudioStreamer {
-  constructor(
-    private readonly rpc: RpcClient,
-    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
-    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
-  ) {}
-
+export class AudioStreamer extends ServiceStreamRelay {
   /** Resolves `true` when the whole audio was delivered, `false` when the stream was cut. */
   async relay(request: SpeechRequest, contentType: string, reply: FastifyReply): Promise<boolean> {
-    const { reader, first } = await openStream(this.nc, this.config, (stream) =>
-      this.rpc.send(AUDIO.SPEECH_STREAM, { ...request, stream }, { requestId: request.caller.requestId }),
-    );
+    const { reader, first } = await this.open(AUDIO.SPEECH_STREAM, request);
     const raw = takeOverResponse(reply, reader, contentType);
     let frame: Frame = first;
     for (;;) {

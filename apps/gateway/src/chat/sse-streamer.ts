@@ -1,11 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
-import { NatsConnection } from 'nats';
 import { CHAT, StreamChatRequest, StreamEnd } from '@svc/contracts';
-import { Frame, NATS_CONNECTION, RpcClient } from '@svc/messaging';
+import { Frame } from '@svc/messaging';
 import { UsageReport } from '../admission/admission.types';
-import { GATEWAY_CONFIG, GatewayConfig } from '../config';
-import { drained, openStream, takeOverResponse } from '../http/stream-relay';
+import { drained, takeOverResponse } from '../http/stream-relay';
+import { ServiceStreamRelay } from './service-stream-relay';
 
 const DONE = 'data: [DONE]\n\n';
 
@@ -20,17 +19,9 @@ export interface RelayOutcome {
  * When the client disconnects the service is told to stop generating.
  */
 @Injectable()
-export class SseStreamer {
-  constructor(
-    private readonly rpc: RpcClient,
-    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
-    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
-  ) {}
-
+export class SseStreamer extends ServiceStreamRelay {
   async relay(request: Omit<StreamChatRequest, 'stream'>, reply: FastifyReply): Promise<RelayOutcome> {
-    const { reader, first } = await openStream(this.nc, this.config, (stream) =>
-      this.rpc.send(CHAT.STREAM, { ...request, stream }, { requestId: request.caller.requestId }),
-    );
+    const { reader, first } = await this.open(CHAT.STREAM, request);
     const raw = takeOverResponse(reply, reader, 'text/event-stream; charset=utf-8', { connection: 'keep-alive' });
 
     // Chunks sent: the first is the role chunk, so the count of content pieces is one less.
