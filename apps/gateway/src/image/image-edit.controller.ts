@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/comm
 import { FastifyReply } from 'fastify';
 import { BlobStore } from '@svc/blob-store';
 import { Catalog, imageConstraintsOf, ModelDefinition } from '@svc/catalog';
-import { BillableUsage, CallerContext, ImageFileReply, ImageFormat, MEDIA, RequestBilling } from '@svc/contracts';
+import { BillableUsage, CallerContext, ImageEditParams, ImageFileReply, ImageFormat, MEDIA, RequestBilling } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { RpcClient } from '@svc/messaging';
 import { AdmissionService, ModelAdmission, NO_TOKENS } from '../admission/admission.service';
@@ -22,17 +22,10 @@ import { PromptEnhancer } from './prompt-enhancer';
 const MAX_UPSCALE_OUTPUT_PIXELS = 16_777_216;
 const MAX_OPENAI_EDIT_SIDE = 2048;
 
-interface EditJob {
+/** An edit as the media service takes it (ImageEditParams), before its image is stored and its prompt enhanced. */
+interface EditJob extends Omit<ImageEditParams, 'model' | 'image'> {
   model: ModelDefinition;
   image: InputImage;
-  prompt: string;
-  width: number;
-  height: number;
-  format: ImageFormat;
-  safeMode: boolean;
-  seed?: number;
-  resolution?: string;
-  quality?: 'low' | 'medium' | 'high';
   enhance: boolean;
 }
 
@@ -168,32 +161,17 @@ export class ImageEditController {
   }
 
   private async runEdit(job: EditJob, caller: CallerContext, request: AuthenticatedRequest, reply: FastifyReply): Promise<{ file: Buffer }> {
-    const admission = this.admission.forModel({ caller, request, reply }, job.model);
-    const worstCase: BillableUsage = { kind: 'image-edit', edits: 1, resolution: job.resolution, quality: job.quality };
+    const { model, image, enhance, ...params } = job;
+    const admission = this.admission.forModel({ caller, request, reply }, model);
+    const worstCase: BillableUsage = { kind: 'image-edit', edits: 1, resolution: params.resolution, quality: params.quality };
     let enhanced: string | null = null;
     const out = await this.admitted(admission, worstCase, async (billing) => {
       // The text model sees only the prompt, not the image.
-      if (job.enhance)
-        enhanced = await this.enhancer.enhance(caller, request.apiKey!, request.ip, job.prompt, imageConstraintsOf(job.model).promptCharacterLimit);
-      const ref = await this.blobs.put(job.image.bytes, INPUT_BLOB_TTL_MS);
+      if (enhance) enhanced = await this.enhancer.enhance(caller, request.apiKey!, request.ip, params.prompt, imageConstraintsOf(model).promptCharacterLimit);
+      const ref = await this.blobs.put(image.bytes, INPUT_BLOB_TTL_MS);
       return this.rpc.send(
         MEDIA.IMAGE_EDIT,
-        {
-          caller,
-          params: {
-            model: job.model.id,
-            prompt: enhanced ?? job.prompt,
-            image: ref,
-            width: job.width,
-            height: job.height,
-            format: job.format,
-            safeMode: job.safeMode,
-            seed: job.seed,
-            resolution: job.resolution,
-            quality: job.quality,
-          },
-          billing,
-        },
+        { caller, params: { ...params, model: model.id, prompt: enhanced ?? params.prompt, image: ref }, billing },
         { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS, idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS },
       );
     });
