@@ -42,6 +42,18 @@ async function balanceUsd(): Promise<number> {
   return body.balances.usd;
 }
 
+/** The balance once earlier requests' settlements (batched, in the background) have landed: two reads 300 ms apart agree. */
+async function steadyBalanceUsd(): Promise<number> {
+  let last = await balanceUsd();
+  for (let i = 0; i < 30; i++) {
+    await new Promise((r) => setTimeout(r, 300));
+    const now = await balanceUsd();
+    if (now === last) return now;
+    last = now;
+  }
+  return last;
+}
+
 /** Waits until the balance moves away from `before` (settlement runs in the background) and stays put. */
 async function balanceAfter(before: number): Promise<number> {
   let after = before;
@@ -143,7 +155,7 @@ describe('POST /audio/speech', () => {
 
   it('bills the input characters at the catalog price (1 USD per million characters)', async () => {
     const input = 'Billing counts every character of this sentence, spaces included.';
-    const before = await balanceUsd();
+    const before = await steadyBalanceUsd();
     await speech({ input });
     const after = await balanceAfter(before);
     expect(nano(before - after)).toBe(input.length * 1_000);
@@ -230,7 +242,7 @@ describe('POST /audio/transcriptions', () => {
   });
 
   it('bills the audio duration at the catalog price (0.0001 USD per second)', async () => {
-    const before = await balanceUsd();
+    const before = await steadyBalanceUsd();
     const res = await transcribe(wav, { model: 'svc-pocketsphinx' });
     expect(res.status).toBe(200);
     const { duration } = (await res.json()) as { duration: number };
