@@ -69,6 +69,8 @@ describe('chat request features (content parts, tools, sampling, pass-through)',
   it('keeps non-text parts, tool calls and features, and collects unknown fields for upstream engines', () => {
     const image = { type: 'image_url', image_url: { url: 'data:image/png;base64,AA==', detail: 'low' } };
     const call = { id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } };
+    // Sampling and log-probability fields reach the chat service under their OpenAI names.
+    const sampling = { n: 2, top_k: 5, min_p: 0.1, repetition_penalty: 1.1, presence_penalty: -1, logprobs: true, top_logprobs: 2 };
     const body = chatRequestSchema.parse({
       model: 'm',
       messages: [
@@ -76,13 +78,7 @@ describe('chat request features (content parts, tools, sampling, pass-through)',
         { role: 'assistant', content: null, tool_calls: [call] },
         { role: 'tool', content: 'done', tool_call_id: 'call_1' },
       ],
-      n: 2,
-      top_k: 5,
-      min_p: 0.1,
-      repetition_penalty: 1.1,
-      presence_penalty: -1,
-      logprobs: true,
-      top_logprobs: 2,
+      ...sampling,
       tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }],
       tool_choice: 'required',
       response_format: { type: 'json_schema', json_schema: { name: 'x', schema: { type: 'object' } } },
@@ -94,17 +90,7 @@ describe('chat request features (content parts, tools, sampling, pass-through)',
     expect(params.messages[0]).toEqual({ role: 'user', content: 'look: ', parts: [{ type: 'text', text: 'look: ' }, image] });
     expect(params.messages[1]).toEqual({ role: 'assistant', content: '', tool_calls: [call] });
     expect(params.messages[2]).toEqual({ role: 'tool', content: 'done', tool_call_id: 'call_1' });
-    expect(params).toMatchObject({
-      n: 2,
-      top_k: 5,
-      min_p: 0.1,
-      repetition_penalty: 1.1,
-      presence_penalty: -1,
-      logprobs: true,
-      top_logprobs: 2,
-      tool_choice: 'required',
-      fallbacks: ['backup'],
-    });
+    expect(params).toMatchObject({ ...sampling, tool_choice: 'required', fallbacks: ['backup'] });
     expect(params.passthrough).toEqual({ logit_bias: { 1: 2 }, custom_vendor_flag: true });
   });
 });
