@@ -18,28 +18,17 @@ export interface ApiKeyRecord {
   deletedAt: Date | null;
 }
 
-export interface NewApiKey {
-  accountId: string;
-  type: ApiKeyType;
-  description: string;
-  secretHash: string;
-  last6: string;
-  expiresAt: Date | null;
+/** Limits as callers give them (numbers); the row keeps them as decimal strings. */
+interface KeyLimits {
   limitUsd: number | null;
   limitDiem: number | null;
-  limitPeriod: LimitPeriod;
-  modelPrivacy: ModelPrivacy;
 }
 
+/** A key to insert: the row without what the database assigns (id, timestamps), limits as numbers. */
+export type NewApiKey = Omit<ApiKeyRecord, 'id' | 'createdAt' | 'lastUsedAt' | 'deletedAt' | keyof KeyLimits> & KeyLimits;
+
 /** Fields an owner may change; undefined leaves a field as it is, null clears it. */
-export interface ApiKeyPatch {
-  description?: string;
-  expiresAt?: Date | null;
-  limitUsd?: number | null;
-  limitDiem?: number | null;
-  limitPeriod?: LimitPeriod;
-  modelPrivacy?: ModelPrivacy;
-}
+export type ApiKeyPatch = Partial<Pick<NewApiKey, 'description' | 'expiresAt' | keyof KeyLimits | 'limitPeriod' | 'modelPrivacy'>>;
 
 export interface KeyUse {
   id: string;
