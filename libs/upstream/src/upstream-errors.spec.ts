@@ -5,23 +5,27 @@ const KINDS: UpstreamKind[] = ['chat', 'embeddings', 'image', 'speech', 'transcr
 const known = { hosts: ['gpu-box.internal', 'sd-webui'], secrets: ['sk-operator-secret-123'] };
 const openAi = (message: string, code?: string) => JSON.stringify({ error: { message, type: 'invalid_request_error', code } });
 
-/** One upstream answer, and what every engine kind must make of it. `{server}` is the kind's label. */
-const TABLE: Array<{
-  name: string;
-  status: number;
-  body: string;
-  retryAfter?: string | string[] | null;
-  expect: { status: number; code: ErrorCode; message: string; retryAfterSeconds?: number };
-}> = [
+type Outcome = { status: number; code: ErrorCode; message: string; retryAfterSeconds?: number };
+
+/** What the caller gets, by kind of upstream answer; `{server}` is the engine kind's label. */
+const rejected = (detail: string): Outcome => ({ status: 400, code: ErrorCode.Validation, message: `The {server} rejected the request: ${detail}` });
+const rateLimited = (seconds: number): Outcome => ({
+  status: 429,
+  code: ErrorCode.RateLimited,
+  message: `The {server} is rate limiting requests. Retry after ${seconds} seconds.`,
+  retryAfterSeconds: seconds,
+});
+const badGateway = (message: string): Outcome => ({ status: 502, code: ErrorCode.Upstream, message: `The {server} ${message}` });
+const timedOut: Outcome = { status: 504, code: ErrorCode.Timeout, message: 'The {server} timed out.' };
+const unavailable: Outcome = { status: 503, code: ErrorCode.ServiceUnavailable, message: 'The {server} is unavailable (HTTP 503). Retry later.' };
+
+/** One upstream answer, and what every engine kind must make of it. */
+const TABLE: Array<{ name: string; status: number; body: string; retryAfter?: string | string[] | null; expect: Outcome }> = [
   {
     name: 'OpenAI 400, with a URL, an IP, a host name and the key',
     status: 400,
     body: openAi('bad field, see http://10.0.0.7:8000/docs; 10.0.0.7:8000 on gpu-box.internal refused key sk-operator-secret-123'),
-    expect: {
-      status: 400,
-      code: ErrorCode.Validation,
-      message: 'The {server} rejected the request: bad field, see [url]; [address] on [server] refused key [key]',
-    },
+    expect: rejected('bad field, see [url]; [address] on [server] refused key [key]'),
   },
   {
     name: 'FastAPI 422 validation list, naming sd-webui:7860 and localhost',
@@ -32,90 +36,43 @@ const TABLE: Array<{
         { loc: ['body', 'voice'], msg: 'unknown on localhost' },
       ],
     }),
-    expect: {
-      status: 400,
-      code: ErrorCode.Validation,
-      message: 'The {server} rejected the request: width: too big for [address]; voice: unknown on [address]',
-    },
+    expect: rejected('width: too big for [address]; voice: unknown on [address]'),
   },
   {
     name: 'FastAPI 400 detail string with an IPv6 address and a public host',
     status: 400,
     body: JSON.stringify({ detail: 'upstream [fd00::5]:8080 and api.provider.example.com said no' }),
-    expect: { status: 400, code: ErrorCode.Validation, message: 'The {server} rejected the request: upstream [address] and [server] said no' },
+    expect: rejected('upstream [address] and [server] said no'),
   },
   {
     name: 'web UI middleware 400 ({error: class, errors: text})',
     status: 400,
     body: JSON.stringify({ error: 'HTTPException', detail: '', errors: 'Bearer abc.def-123 rejected by sd-webui' }),
-    expect: { status: 400, code: ErrorCode.Validation, message: 'The {server} rejected the request: Bearer [key] rejected by [server]' },
+    expect: rejected('Bearer [key] rejected by [server]'),
   },
-  {
-    name: 'llama.cpp 400 ({error: text})',
-    status: 400,
-    body: JSON.stringify({ error: 'n_predict too large' }),
-    expect: { status: 400, code: ErrorCode.Validation, message: 'The {server} rejected the request: n_predict too large' },
-  },
-  {
-    name: '400 that is not JSON',
-    status: 400,
-    body: '<html>nginx at 192.168.1.4</html>',
-    expect: { status: 400, code: ErrorCode.Validation, message: 'The {server} rejected the request: no details' },
-  },
-  {
-    name: '429 with retry-after seconds',
-    status: 429,
-    body: openAi('slow down, gpu-box.internal is busy'),
-    retryAfter: '7',
-    expect: { status: 429, code: ErrorCode.RateLimited, message: 'The {server} is rate limiting requests. Retry after 7 seconds.', retryAfterSeconds: 7 },
-  },
-  {
-    name: '429 with retry-after as undici gives a repeated header',
-    status: 429,
-    body: '',
-    retryAfter: ['3', '9'],
-    expect: { status: 429, code: ErrorCode.RateLimited, message: 'The {server} is rate limiting requests. Retry after 3 seconds.', retryAfterSeconds: 3 },
-  },
-  {
-    name: '429 without retry-after (fetch: null)',
-    status: 429,
-    body: '',
-    retryAfter: null,
-    expect: { status: 429, code: ErrorCode.RateLimited, message: 'The {server} is rate limiting requests. Retry after 1 seconds.', retryAfterSeconds: 1 },
-  },
+  { name: 'llama.cpp 400 ({error: text})', status: 400, body: JSON.stringify({ error: 'n_predict too large' }), expect: rejected('n_predict too large') },
+  { name: '400 that is not JSON', status: 400, body: '<html>nginx at 192.168.1.4</html>', expect: rejected('no details') },
+  { name: '429 with retry-after seconds', status: 429, body: openAi('slow down, gpu-box.internal is busy'), retryAfter: '7', expect: rateLimited(7) },
+  { name: '429 with retry-after as undici gives a repeated header', status: 429, body: '', retryAfter: ['3', '9'], expect: rateLimited(3) },
+  { name: '429 without retry-after (fetch: null)', status: 429, body: '', retryAfter: null, expect: rateLimited(1) },
   {
     name: '401: the operator’s key',
     status: 401,
     body: openAi('invalid key sk-operator-secret-123'),
-    expect: { status: 502, code: ErrorCode.Upstream, message: "The {server} refused this platform's credentials (HTTP 401)." },
+    expect: badGateway("refused this platform's credentials (HTTP 401)."),
   },
-  {
-    name: '403',
-    status: 403,
-    body: '',
-    expect: { status: 502, code: ErrorCode.Upstream, message: "The {server} refused this platform's credentials (HTTP 403)." },
-  },
-  {
-    name: '404 (unknown model or checkpoint)',
-    status: 404,
-    body: openAi('no model at http://gpu-box.internal/v1'),
-    expect: { status: 502, code: ErrorCode.Upstream, message: 'The {server} answered HTTP 404.' },
-  },
-  { name: '408', status: 408, body: '', expect: { status: 504, code: ErrorCode.Timeout, message: 'The {server} timed out.' } },
+  { name: '403', status: 403, body: '', expect: badGateway("refused this platform's credentials (HTTP 403).") },
+  { name: '404 (unknown model or checkpoint)', status: 404, body: openAi('no model at http://gpu-box.internal/v1'), expect: badGateway('answered HTTP 404.') },
+  { name: '408', status: 408, body: '', expect: timedOut },
   {
     name: '500 with a stack trace',
     status: 500,
     body: JSON.stringify({ error: 'RuntimeError', errors: 'CUDA out of memory on gpu-box.internal' }),
-    expect: { status: 502, code: ErrorCode.Upstream, message: 'The {server} failed (HTTP 500).' },
+    expect: badGateway('failed (HTTP 500).'),
   },
-  { name: '502', status: 502, body: 'bad gateway', expect: { status: 502, code: ErrorCode.Upstream, message: 'The {server} failed (HTTP 502).' } },
-  {
-    name: '503',
-    status: 503,
-    body: openAi('loading'),
-    expect: { status: 503, code: ErrorCode.ServiceUnavailable, message: 'The {server} is unavailable (HTTP 503). Retry later.' },
-  },
-  { name: '504', status: 504, body: '', expect: { status: 504, code: ErrorCode.Timeout, message: 'The {server} timed out.' } },
+  { name: '502', status: 502, body: 'bad gateway', expect: badGateway('failed (HTTP 502).') },
+  { name: '503', status: 503, body: openAi('loading'), expect: unavailable },
+  { name: '504', status: 504, body: '', expect: timedOut },
 ];
 
 describe('UpstreamErrors.http: one mapping for every engine kind', () => {
@@ -163,67 +120,25 @@ describe('UpstreamErrors.http: one mapping for every engine kind', () => {
 
 describe('UpstreamErrors.transport', () => {
   const errors = new UpstreamErrors('image');
-  const cases: Array<[string, unknown, 'request' | 'response', ErrorCode, string]> = [
-    [
-      'connection refused',
-      Object.assign(new Error('connect ECONNREFUSED 10.0.0.7:7860'), { code: 'ECONNREFUSED' }),
-      'request',
-      ErrorCode.Upstream,
-      'The image server is unreachable.',
-    ],
-    [
-      'fetch failed (cause: refused)',
-      new TypeError('fetch failed', { cause: Object.assign(new Error('x'), { code: 'ECONNREFUSED' }) }),
-      'request',
-      ErrorCode.Upstream,
-      'The image server is unreachable.',
-    ],
-    [
-      'undici headers timeout',
-      Object.assign(new Error('Headers Timeout Error'), { code: 'UND_ERR_HEADERS_TIMEOUT' }),
-      'request',
-      ErrorCode.Timeout,
-      'The image server timed out.',
-    ],
-    [
-      'fetch connect timeout (cause)',
-      new TypeError('fetch failed', { cause: Object.assign(new Error('x'), { code: 'UND_ERR_CONNECT_TIMEOUT' }) }),
-      'request',
-      ErrorCode.Timeout,
-      'The image server timed out.',
-    ],
-    [
-      'AbortSignal.timeout()',
-      new DOMException('The operation was aborted due to timeout', 'TimeoutError'),
-      'request',
-      ErrorCode.Timeout,
-      'The image server timed out.',
-    ],
-    [
-      'undici body timeout while reading',
-      Object.assign(new Error('Body Timeout Error'), { code: 'UND_ERR_BODY_TIMEOUT' }),
-      'response',
-      ErrorCode.Timeout,
-      'The image server timed out.',
-    ],
-    [
-      'socket closed while reading',
-      Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
-      'response',
-      ErrorCode.Upstream,
-      'The image server closed the connection.',
-    ],
-    [
-      'malformed JSON',
-      new SyntaxError('Unexpected token < in JSON at position 0'),
-      'response',
-      ErrorCode.Upstream,
-      'The image server answered malformed JSON.',
-    ],
+  const withCode = (err: Error, code: string) => Object.assign(err, { code });
+  /** What fetch throws when the connection fails: the cause carries the code. */
+  const fetchFailed = (code: string) => new TypeError('fetch failed', { cause: withCode(new Error('x'), code) });
+  const upstream = (what: string) => [ErrorCode.Upstream, `The image server ${what}`] as const;
+  const unreachable = upstream('is unreachable.');
+  const timedOut = [ErrorCode.Timeout, 'The image server timed out.'] as const;
+  const cases: Array<[string, unknown, 'request' | 'response', readonly [ErrorCode, string]]> = [
+    ['connection refused', withCode(new Error('connect ECONNREFUSED 10.0.0.7:7860'), 'ECONNREFUSED'), 'request', unreachable],
+    ['fetch failed (cause: refused)', fetchFailed('ECONNREFUSED'), 'request', unreachable],
+    ['undici headers timeout', withCode(new Error('Headers Timeout Error'), 'UND_ERR_HEADERS_TIMEOUT'), 'request', timedOut],
+    ['fetch connect timeout (cause)', fetchFailed('UND_ERR_CONNECT_TIMEOUT'), 'request', timedOut],
+    ['AbortSignal.timeout()', new DOMException('The operation was aborted due to timeout', 'TimeoutError'), 'request', timedOut],
+    ['undici body timeout while reading', withCode(new Error('Body Timeout Error'), 'UND_ERR_BODY_TIMEOUT'), 'response', timedOut],
+    ['socket closed while reading', withCode(new Error('other side closed'), 'UND_ERR_SOCKET'), 'response', upstream('closed the connection.')],
+    ['malformed JSON', new SyntaxError('Unexpected token < in JSON at position 0'), 'response', upstream('answered malformed JSON.')],
   ];
-  it.each(cases)('%s', (_name, err, phase, code, message) => {
+  it.each(cases)('%s', (_name, err, phase, want) => {
     const mapped = errors.transport(err, phase);
-    expect([mapped.code, mapped.message]).toEqual([code, message]);
+    expect([mapped.code, mapped.message]).toEqual(want);
   });
 
   it('passes DomainErrors through unchanged', () => {
