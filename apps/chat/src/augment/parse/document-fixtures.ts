@@ -35,22 +35,20 @@ export function makeZip(files: Record<string, string>): Buffer {
   for (const [name, text] of Object.entries(files)) {
     const data = Buffer.from(text, 'utf8');
     const nameBytes = Buffer.from(name, 'utf8');
-    const crc = crc32(data);
+    // From "version needed" to "extra field length", a central directory entry repeats its local header.
+    const shared = Buffer.alloc(26);
+    shared.writeUInt16LE(20, 0);
+    shared.writeUInt32LE(crc32(data), 10);
+    shared.writeUInt32LE(data.length, 14);
+    shared.writeUInt32LE(data.length, 18);
+    shared.writeUInt16LE(nameBytes.length, 22);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(nameBytes.length, 26);
+    shared.copy(local, 4);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(nameBytes.length, 28);
+    shared.copy(central, 6);
     central.writeUInt32LE(offset, 42);
     locals.push(local, nameBytes, data);
     centrals.push(central, nameBytes);
