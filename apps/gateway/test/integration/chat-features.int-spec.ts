@@ -5,7 +5,7 @@ import OpenAI from 'openai';
 import { writeTinyGguf } from '@svc/gguf';
 import { ScriptedUpstream, startScriptedUpstream } from '@svc/testing';
 import { ChatStack, startChatStack } from './support/chat-stack';
-import { ApiAnswer, chunksOf } from './support/chat-http';
+import { ApiAnswer, chunksOf, streamedText } from './support/chat-http';
 
 /**
  * Request features OpenAI clients use and upstream routing, through a gateway process: private
@@ -84,21 +84,15 @@ const personSchema = {
 
 describe('request features on the embedded engine', () => {
   it('response_format json_schema: the answer parses and matches the schema, streamed or not', async () => {
-    const plain = await chat({ max_tokens: 100, response_format: { type: 'json_schema', json_schema: { name: 'person', schema: personSchema } } });
+    const personFormat = { type: 'json_schema', json_schema: { name: 'person', schema: personSchema } };
+    const plain = await chat({ max_tokens: 100, response_format: personFormat });
     expect(plain.status).toBe(200);
     const value = JSON.parse(plain.body.choices[0].message.content);
     expect(Object.keys(value).sort()).toEqual(['name', 'ok', 'score']);
     expect([typeof value.name, typeof value.score, typeof value.ok]).toEqual(['string', 'number', 'boolean']);
 
-    const streamed = await chat({
-      stream: true,
-      max_tokens: 100,
-      response_format: { type: 'json_schema', json_schema: { name: 'person', schema: personSchema } },
-    });
-    const text = chunksOf(streamed.body)
-      .map((c) => c.choices[0]?.delta?.content ?? '')
-      .join('');
-    expect(Object.keys(JSON.parse(text)).sort()).toEqual(['name', 'ok', 'score']);
+    const streamed = await chat({ stream: true, max_tokens: 100, response_format: personFormat });
+    expect(Object.keys(JSON.parse(streamedText(chunksOf(streamed.body)))).sort()).toEqual(['name', 'ok', 'score']);
   });
 
   it('tools with a forced call answer tool_calls (and a tool_calls delta when streaming), via the OpenAI SDK', async () => {
@@ -153,34 +147,16 @@ describe('request features on the embedded engine', () => {
   });
 
   it('n, seed, stop, penalties, top_k, min_p and logprobs', async () => {
-    const answer = await chat({
-      n: 2,
-      max_tokens: 6,
-      temperature: 1,
-      top_k: 20,
-      min_p: 0.01,
-      presence_penalty: 0.5,
-      frequency_penalty: 0.5,
-      repetition_penalty: 1.2,
-      logprobs: true,
-      top_logprobs: 2,
-    });
+    const sampling = { n: 2, max_tokens: 6, temperature: 1, top_k: 20, min_p: 0.01, presence_penalty: 0.5, frequency_penalty: 0.5, repetition_penalty: 1.2 };
+    const answer = await chat({ ...sampling, logprobs: true, top_logprobs: 2 });
     expect(answer.status).toBe(200);
     expect(answer.body.choices.map((c: any) => c.index)).toEqual([0, 1]);
     for (const c of answer.body.choices) {
       expect(c.logprobs.content.length).toBeGreaterThan(0);
       expect(c.logprobs.content[0].top_logprobs).toHaveLength(2);
     }
-    const again = await chat({
-      n: 2,
-      max_tokens: 6,
-      temperature: 1,
-      top_k: 20,
-      min_p: 0.01,
-      presence_penalty: 0.5,
-      frequency_penalty: 0.5,
-      repetition_penalty: 1.2,
-    });
+    // The same seed and sampling without logprobs: the same texts.
+    const again = await chat(sampling);
     expect(again.body.choices.map((c: any) => c.message.content)).toEqual(answer.body.choices.map((c: any) => c.message.content));
     // The prompt counts once, the completions add up.
     expect(again.body.usage.completion_tokens).toBeLessThanOrEqual(12);
@@ -303,7 +279,7 @@ describe('upstream engines and routing through the gateway', () => {
     expect(streamed.status).toBe(200);
     const chunks = chunksOf(streamed.body);
     expect(new Set(chunks.map((c) => c.model))).toEqual(new Set(['up-vision']));
-    expect(chunks.map((c) => c.choices[0]?.delta?.content ?? '').join('')).toBe('tok0 tok1 tok2 tok3 tok4');
+    expect(streamedText(chunks)).toBe('tok0 tok1 tok2 tok3 tok4');
 
     // Without fallbacks the failure is the answer.
     upC.script({ status: 500 });
@@ -330,11 +306,7 @@ describe('upstream engines and routing through the gateway', () => {
   it('relays an upstream stream, and ends a cut one with an error event instead of [DONE]', async () => {
     upC.inner.configure({ tokenDelayMs: 5 });
     const whole = await chat({ model: 'up-flaky', stream: true });
-    expect(
-      chunksOf(whole.body)
-        .map((c) => c.choices[0]?.delta?.content ?? '')
-        .join(''),
-    ).toBe('tok0 tok1 tok2 tok3 tok4');
+    expect(streamedText(chunksOf(whole.body))).toBe('tok0 tok1 tok2 tok3 tok4');
     expect(whole.body.endsWith('data: [DONE]\n\n')).toBe(true);
 
     upC.inner.configure({ failure: 'drop-mid-stream', dropAfterTokens: 2 });
