@@ -8,15 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { connect } from 'nats';
 import { REPO_ROOT } from '@svc/config';
-import { ChatMessage, KEYS } from '@svc/contracts';
-import { serviceMigrationsDir } from '@svc/database';
+import { ChatMessage } from '@svc/contracts';
 import { writeTinyGguf } from '@svc/gguf';
-import { RpcClient } from '@svc/messaging';
-import { createTestDatabase, freePort, startFakeBilling, startPrivateNats, startPrivateRedis } from '@svc/testing';
 import { EmbeddedLlamaEngine } from '../../apps/chat/src/engines/embedded/embedded-llama.engine';
-import { startService, ServiceProcess } from '../../apps/gateway/test/integration/support/processes';
+import { startChatStack } from '../../apps/gateway/test/integration/support/chat-stack';
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: number): number => {
@@ -102,11 +98,7 @@ async function main(): Promise<void> {
 `,
     )
     .join('')}`;
-  const catalogPath = path.join(dir, 'catalog.yaml');
-  writeFileSync(catalogPath, catalog);
-
   const stops: Array<() => Promise<unknown> | unknown> = [() => rmSync(dir, { recursive: true, force: true })];
-  const processes: ServiceProcess[] = [];
   try {
     // 1. Direct, in this process (before the platform starts, so nothing else competes for the CPU).
     const threads = Math.max(1, os.availableParallelism() - 1);
@@ -184,62 +176,15 @@ async function main(): Promise<void> {
     }
 
     // 3. The platform: private NATS and Redis, fresh databases, fake billing, keys + chat + gateway from sources.
-    const nats = await startPrivateNats();
-    stops.push(() => nats.stop());
-    const redis = await startPrivateRedis();
-    stops.push(() => redis.stop());
-    const [keysDb, chatDb] = await Promise.all([
-      createTestDatabase('benchchat_keys', { migrationsDir: serviceMigrationsDir('keys') }),
-      createTestDatabase('benchchat_chat', { migrationsDir: serviceMigrationsDir('chat') }),
-    ]);
-    stops.push(
-      () => keysDb.drop(),
-      () => chatDb.drop(),
-    );
-    const nc = await connect({ servers: nats.url });
-    stops.push(() => nc.close());
-    stops.push(startFakeBilling(nc));
-    const common = { NATS_URL: nats.url, REDIS_URL: redis.url, SVC_CATALOG_PATH: catalogPath, LOG_LEVEL: 'warn' };
-    const port = await freePort();
-    processes.push(
-      startService('keys', 'apps/keys/src/main.ts', { ...common, KEYS_DATABASE_URL: keysDb.url, KEYS_MIGRATE_ON_BOOT: 'false', LOG_LEVEL: 'info' }),
-      startService('chat', 'apps/chat/src/main.ts', {
-        ...common,
-        CHAT_DATABASE_URL: chatDb.url,
-        CHAT_MIGRATE_ON_BOOT: 'false',
-        CHAT_SEED_CHARACTERS: 'false',
-        SVC_SYSTEM_PROMPT: SYSTEM,
-        LOG_LEVEL: 'info',
-        LLAMA_THREADS: String(threads),
-      }),
-      startService('gateway', 'apps/gateway/src/main.ts', {
-        ...common,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        RATE_LIMITS_ENABLED: 'false',
-        ABUSE_PROTECTION_ENABLED: 'false',
-        LOG_LEVEL: 'info',
-      }),
-    );
-    await Promise.all([
-      processes[0].waitFor('keys service ready', 120_000),
-      processes[1].waitFor('chat service ready', 120_000),
-      processes[2].waitFor('gateway listening', 120_000),
-    ]);
-    const rpc = new RpcClient(nc, 10_000);
-    const { accountId } = await rpc.send(KEYS.CREATE_ACCOUNT, { name: 'bench chat' });
-    const key = (
-      await rpc.send(KEYS.CREATE, {
-        accountId,
-        apiKeyType: 'INFERENCE',
-        description: 'bench',
-        expiresAt: null,
-        consumptionLimits: { usd: null, diem: null },
-        limitPeriod: 'EPOCH',
-        modelPrivacy: 'ALL',
-      })
-    ).apiKey;
-    const api = `http://127.0.0.1:${port}/api/v1/chat/completions`;
+    const stack = await startChatStack({
+      name: 'benchchat',
+      catalog,
+      chatEnv: { CHAT_SEED_CHARACTERS: 'false', SVC_SYSTEM_PROMPT: SYSTEM, LLAMA_THREADS: String(threads) },
+      readyTimeoutMs: 120_000,
+    });
+    stops.push(() => stack.stop());
+    const { inferenceKey: key } = stack;
+    const api = `${stack.api}/chat/completions`;
     const stream = async (body: Record<string, unknown>): Promise<Run> => {
       const started = performance.now();
       const res = await fetch(api, {
@@ -329,7 +274,6 @@ async function main(): Promise<void> {
     for (const c of engineCache) line('engine', c);
     for (const c of cache) line('platform', c);
   } finally {
-    for (const p of processes.reverse()) await p.stop().catch(() => undefined);
     for (const stop of stops.reverse()) await Promise.resolve(stop()).catch(() => undefined);
   }
 }

@@ -17,6 +17,8 @@ export interface ChatStackOptions {
   env?: Record<string, string>;
   /** Extra environment for the chat service only. */
   chatEnv?: Record<string, string>;
+  /** How long each service may take to start; 90 s unless said. */
+  readyTimeoutMs?: number;
 }
 
 export interface ChatStack {
@@ -86,7 +88,8 @@ export async function startChatStack(options: ChatStackOptions): Promise<ChatSta
       () => chat.stop(),
       () => gateway.stop(),
     );
-    await Promise.all([keys.waitFor('keys service ready', 90_000), chat.waitFor('chat service ready', 90_000), gateway.waitFor('gateway listening', 90_000)]);
+    const ready = options.readyTimeoutMs ?? 90_000;
+    await Promise.all([keys.waitFor('keys service ready', ready), chat.waitFor('chat service ready', ready), gateway.waitFor('gateway listening', ready)]);
     const api = `http://127.0.0.1:${port}/api/v1`;
 
     const rpc = new RpcClient(nc, 10_000);
