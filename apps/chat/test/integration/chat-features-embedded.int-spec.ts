@@ -8,6 +8,7 @@ import { writeTinyGguf } from '@svc/gguf';
 import { generateChoices } from '../../src/chat/request/choices';
 import { EmbeddedLlamaEngine } from '../../src/engines/embedded/embedded-llama.engine';
 import { isContextLengthExceeded } from '../../src/engines/context-length';
+import { imageMessage } from './image-message';
 
 // Request features on the real embedded engine with the tiny random-weight model: its text is
 // noise, so grammars are what make the JSON parse, and that is exactly what is asserted.
@@ -170,18 +171,7 @@ describe('chat request features on the embedded engine (tiny model)', () => {
     expect(await on({ tools })).toMatchObject({ status: 400, message: expect.stringMatching(/function calling/) });
     expect(await on({ response_format: { type: 'json_object' } })).toMatchObject({ status: 400, message: expect.stringMatching(/structured output/) });
     expect(await on({ logprobs: true })).toMatchObject({ status: 400, message: expect.stringMatching(/log probabilities/) });
-    const image = await on({
-      messages: [
-        {
-          role: 'user',
-          content: 'see',
-          parts: [
-            { type: 'text', text: 'see' },
-            { type: 'image_url', image_url: { url: 'data:image/png;base64,AA==' } },
-          ],
-        },
-      ],
-    });
+    const image = await on({ messages: [imageMessage()] });
     expect(image).toMatchObject({ status: 400, message: expect.stringMatching(/messages\.0\.content\.1: .*image input/) });
     expect(
       await on({ messages: [{ role: 'user', content: '', parts: [{ type: 'input_audio', input_audio: { data: 'AA==', format: 'wav' } }] }] }),

@@ -6,6 +6,7 @@ import { generateChoices } from '../../src/chat/request/choices';
 import { GenerateRequest } from '../../src/engines/engine';
 import { OpenAICompatibleEngine } from '../../src/engines/upstream/openai-compatible.engine';
 import { rendezvousScore } from '../../src/routing/endpoint-picker';
+import { imageMessage } from './image-message';
 
 // Upstream routing against local OpenAI-protocol servers (scripted fronts before fake upstreams):
 // balancing, prompt_cache_key affinity, retries, circuit breakers, health checks, error mapping.
@@ -176,16 +177,7 @@ describe('upstream routing', () => {
     const e = engine({ endpoints: [] });
     await e.generate(
       request({
-        messages: [
-          {
-            role: 'user',
-            content: 'see',
-            parts: [
-              { type: 'text', text: 'see' },
-              { type: 'image_url', image_url: { url: 'data:image/png;base64,AA==' } },
-            ],
-          },
-        ],
+        messages: [imageMessage()],
         tools: [{ type: 'function', function: { name: 'f' } }],
         toolChoice: 'auto',
         responseFormat: { type: 'json_object' },
@@ -200,15 +192,8 @@ describe('upstream routing', () => {
     );
     expect(a.inner.requests.at(-1)!.body).toMatchObject({
       model: 'fake-model',
-      messages: [
-        {
-          role: 'user',
-          content: [
-            { type: 'text', text: 'see' },
-            { type: 'image_url', image_url: { url: 'data:image/png;base64,AA==' } },
-          ],
-        },
-      ],
+      // The parts go upstream as the message's content.
+      messages: [{ role: 'user', content: imageMessage().parts }],
       tools: [{ type: 'function', function: { name: 'f' } }],
       tool_choice: 'auto',
       response_format: { type: 'json_object' },
