@@ -32,3 +32,29 @@ describe('gateway config: rate limits and abuse protection', () => {
     expect(() => load({ ABUSE_MAX_FAILURES: '0' })).toThrow(/ABUSE_MAX_FAILURES/);
   });
 });
+
+describe('gateway config: slow-client limits of the HTTP server', () => {
+  it('defaults to limits on receiving a request, an idle keep-alive and a per-address connection cap', () => {
+    expect(load({})).toMatchObject({
+      REQUEST_HEADERS_TIMEOUT_MS: 15_000,
+      REQUEST_RECEIVE_TIMEOUT_MS: 120_000,
+      KEEP_ALIVE_TIMEOUT_MS: 72_000,
+      MAX_CONNECTIONS_PER_IP: 512,
+    });
+  });
+
+  it('turns the connection cap off behind a trusted proxy unless it is set, and takes 0 as off', () => {
+    expect(load({ TRUST_PROXY: 'true' }).MAX_CONNECTIONS_PER_IP).toBe(0);
+    expect(load({ TRUST_PROXY: 'true', MAX_CONNECTIONS_PER_IP: '64' }).MAX_CONNECTIONS_PER_IP).toBe(64);
+    expect(load({ MAX_CONNECTIONS_PER_IP: '0' }).MAX_CONNECTIONS_PER_IP).toBe(0);
+    expect(load({ MAX_CONNECTIONS_PER_IP: '' }).MAX_CONNECTIONS_PER_IP).toBe(512);
+  });
+
+  it('refuses a headers timeout longer than the whole request may take, and non-numbers, by name', () => {
+    expect(() => load({ REQUEST_HEADERS_TIMEOUT_MS: '5000', REQUEST_RECEIVE_TIMEOUT_MS: '4000' })).toThrow(
+      /REQUEST_HEADERS_TIMEOUT_MS: must not be larger than REQUEST_RECEIVE_TIMEOUT_MS/,
+    );
+    expect(() => load({ KEEP_ALIVE_TIMEOUT_MS: '0' })).toThrow(/KEEP_ALIVE_TIMEOUT_MS/);
+    expect(() => load({ MAX_CONNECTIONS_PER_IP: '-1' })).toThrow(/MAX_CONNECTIONS_PER_IP/);
+  });
+});

@@ -21,7 +21,28 @@ const globalLimits = z
   })
   .pipe(z.record(z.string().min(1), z.object({ rpm: limitValue, tpm: limitValue, rpd: limitValue }).strict()));
 
-export const gatewayConfigSchema = z.object({
+/** Far above one client's need (the e2e bursts open 200 at once), far below a file-descriptor limit. */
+export const DEFAULT_MAX_CONNECTIONS_PER_IP = 512;
+
+/**
+ * Slow-client limits of the HTTP server (docs/operations.md, "Slow and half-open clients"). They
+ * bound receiving a request only: a response (an SSE stream) may run as long as it needs.
+ */
+const serverLimits = {
+  /** Time to receive a request's headers, from the connection's first byte; 408 after it. */
+  REQUEST_HEADERS_TIMEOUT_MS: positiveInt(15_000),
+  /** Time to receive a whole request, headers and body (a body shorter than its Content-Length); 408 after it. */
+  REQUEST_RECEIVE_TIMEOUT_MS: positiveInt(120_000),
+  /** An idle keep-alive connection is closed after this long. Behind a load balancer, set it above the balancer's idle timeout. */
+  KEEP_ALIVE_TIMEOUT_MS: positiveInt(72_000),
+  /**
+   * Open connections one client address may hold; more are closed at once. 0: no cap. Unset: 512,
+   * or 0 with TRUST_PROXY=true (every connection then comes from the proxy: cap at the proxy).
+   */
+  MAX_CONNECTIONS_PER_IP: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).optional()),
+};
+
+const gatewayEnvSchema = z.object({
   ...commonEnv,
   REDIS_URL: redisUrl,
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -67,7 +88,15 @@ export const gatewayConfigSchema = z.object({
   ABUSE_MAX_FAILURES: positiveInt(20),
   ABUSE_WINDOW_MS: positiveInt(30_000),
   ABUSE_BLOCK_MS: positiveInt(30_000),
+  ...serverLimits,
 });
-export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
+
+export const gatewayConfigSchema = gatewayEnvSchema
+  .refine((c) => c.REQUEST_HEADERS_TIMEOUT_MS <= c.REQUEST_RECEIVE_TIMEOUT_MS, {
+    path: ['REQUEST_HEADERS_TIMEOUT_MS'],
+    message: 'must not be larger than REQUEST_RECEIVE_TIMEOUT_MS (the headers are part of the request)',
+  })
+  .transform((c) => ({ ...c, MAX_CONNECTIONS_PER_IP: c.MAX_CONNECTIONS_PER_IP ?? (c.TRUST_PROXY ? 0 : DEFAULT_MAX_CONNECTIONS_PER_IP) }));
+export type GatewayConfig = z.output<typeof gatewayConfigSchema>;
 export const loadGatewayConfig = (): GatewayConfig => loadConfig('gateway', gatewayConfigSchema);
 export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');

@@ -10,6 +10,11 @@ export enum ErrorCode {
   NotFound = 'NOT_FOUND',
   ModelNotFound = 'MODEL_NOT_FOUND',
   PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
+  /** The client did not send its whole request in time (slow or half-sent headers or body). */
+  RequestTimeout = 'REQUEST_TIMEOUT',
+  HeadersTooLarge = 'HEADERS_TOO_LARGE',
+  /** A path parameter past the router's length limit. */
+  UriTooLong = 'URI_TOO_LONG',
   UnsupportedMediaType = 'UNSUPPORTED_MEDIA_TYPE',
   Conflict = 'CONFLICT',
   RateLimited = 'RATE_LIMITED',

@@ -24,6 +24,9 @@ describe('DetailedError details', () => {
     for (const code of Object.values(ErrorCode)) expect(statusOf(code)).toBeGreaterThanOrEqual(400);
     expect(statusOf(ErrorCode.AdminRequired)).toBe(401);
     expect(statusOf(ErrorCode.Timeout)).toBe(504);
+    expect(statusOf(ErrorCode.RequestTimeout)).toBe(408);
+    expect(statusOf(ErrorCode.HeadersTooLarge)).toBe(431);
+    expect(statusOf(ErrorCode.UriTooLong)).toBe(414);
   });
 
   it('carries retryAfterSeconds and OpenAI fields across NATS as typed fields, and drops malformed ones', () => {

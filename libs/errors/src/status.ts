@@ -20,14 +20,20 @@ export function statusOf(code: ErrorCode): number {
     case ErrorCode.NotFound:
     case ErrorCode.ModelNotFound:
       return 404;
+    case ErrorCode.RequestTimeout:
+      return 408;
     case ErrorCode.Conflict:
       return 409;
     case ErrorCode.PayloadTooLarge:
       return 413;
+    case ErrorCode.UriTooLong:
+      return 414;
     case ErrorCode.UnsupportedMediaType:
       return 415;
     case ErrorCode.RateLimited:
       return 429;
+    case ErrorCode.HeadersTooLarge:
+      return 431;
     case ErrorCode.Internal:
       return 500;
     case ErrorCode.Upstream:

@@ -1,4 +1,4 @@
-import { NotFoundException } from '@nestjs/common';
+import { HttpException, NotFoundException } from '@nestjs/common';
 import { contextLengthExceeded, DomainError, ErrorCode } from '@svc/errors';
 import { toErrorResponse } from './error-response';
 
@@ -17,6 +17,10 @@ describe('error responses', () => {
     expect(toErrorResponse({ code: 'FST_ERR_CTP_INVALID_JSON_BODY', statusCode: 400 }).status).toBe(400);
     expect(toErrorResponse({ code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 }).status).toBe(413);
     expect(toErrorResponse({ code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', statusCode: 415 }).status).toBe(415);
+    // Nest hands Fastify's content-type refusal over as an HttpException with Fastify's wording.
+    expect(toErrorResponse(new HttpException('Unsupported Media Type', 415)).body).toEqual({
+      error: 'Unsupported Content-Type. Send application/json, or multipart/form-data where the endpoint takes a file.',
+    });
   });
 
   it('answers unknown routes with 404 and unknown failures with a generic 500', () => {

@@ -26,6 +26,7 @@ export function toErrorResponse(err: unknown): ErrorResponse {
     if (status === 405) return { status, body: { error: 'Method not allowed.' } };
     // Nest turns Fastify's body-parser errors into HttpExceptions carrying Fastify's message.
     if (status === 400 && /JSON/.test(err.message)) return fromDomain(new DomainError(ErrorCode.MalformedJson, 'Malformed JSON in request body.'));
+    if (status === 415) return fromDomain(unsupportedMediaType());
     return { status, body: { error: status >= 500 ? 'Internal server error' : err.message } };
   }
   const fastify = err as FastifyLikeError;
@@ -36,7 +37,7 @@ export function toErrorResponse(err: unknown): ErrorResponse {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return fromDomain(new DomainError(ErrorCode.PayloadTooLarge, 'Request body is too large.'));
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return fromDomain(new DomainError(ErrorCode.UnsupportedMediaType, 'Unsupported Content-Type. Send application/json.'));
+      return fromDomain(unsupportedMediaType());
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return { status: 400, body: { error: 'Invalid Content-Length.' } };
     default:
@@ -48,6 +49,9 @@ export function toErrorResponse(err: unknown): ErrorResponse {
   }
   return { status: statusOf(ErrorCode.Internal), body: { error: 'Internal server error' }, unexpected: err };
 }
+
+const unsupportedMediaType = () =>
+  new DomainError(ErrorCode.UnsupportedMediaType, 'Unsupported Content-Type. Send application/json, or multipart/form-data where the endpoint takes a file.');
 
 /** A DomainError's typed signals (libs/errors `ErrorSignals`) are applied here and nowhere else. */
 function fromDomain(err: DomainError): ErrorResponse {

@@ -1,0 +1,84 @@
+import multipart from '@fastify/multipart';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { FastifyRequest } from 'fastify';
+import { DomainError, ErrorCode } from '@svc/errors';
+import { assertBodyDepth } from './body-depth';
+
+/** Largest uploaded file; above it the request fails with 413. */
+export const MULTIPART_FILE_LIMIT_BYTES = 32 * 1024 * 1024;
+
+interface Part {
+  type: 'file' | 'field';
+  fieldname: string;
+  value?: unknown;
+  valueTruncated?: boolean;
+  fields: Record<string, unknown>;
+  toBuffer(): Promise<Buffer>;
+}
+
+/**
+ * multipart/form-data for every route (image edit/upscale, audio, the text parser), parsed in one
+ * place: parts are buffered and attached to the body (fields as `{value}`, files as `{filename,
+ * mimetype, _buf}`; `plainBody` in image/multipart-body.ts flattens them). Every failure of the
+ * client's body (no or wrong boundary, a truncated part, no closing delimiter, too many parts, a
+ * field or file over its limit) is a 400 or 413 here, never a 500. Endpoints apply their own,
+ * smaller size rules; the limits below only stop what nothing accepts.
+ */
+export async function registerMultipart(app: NestFastifyApplication, bodyLimitBytes: number): Promise<void> {
+  await app.register(multipart as never, {
+    limits: { fileSize: MULTIPART_FILE_LIMIT_BYTES, files: 4, fields: 64, fieldSize: bodyLimitBytes, parts: 80 },
+  });
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('preValidation', async (request) => {
+      if (!request.isMultipart()) return;
+      const declared = Number(request.headers['content-length']);
+      if (declared > bodyLimitBytes) throw new DomainError(ErrorCode.PayloadTooLarge, 'Request body is too large.');
+      request.body = await readParts(request);
+    });
+}
+
+async function readParts(request: FastifyRequest): Promise<Record<string, unknown> | undefined> {
+  let body: Record<string, unknown> | undefined;
+  try {
+    for await (const raw of request.parts()) {
+      const part = raw as unknown as Part;
+      body = part.fields;
+      if (part.type === 'file') await part.toBuffer();
+      else if (part.valueTruncated) throw tooLarge(part.fieldname, 'is larger than the request body limit');
+      else assertBodyDepth(part.value, part.fieldname);
+    }
+  } catch (err) {
+    throw multipartError(err);
+  }
+  return body;
+}
+
+function multipartError(err: unknown): DomainError {
+  if (err instanceof DomainError) return err;
+  const code = (err as { code?: string } | null)?.code;
+  switch (code) {
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return tooLarge((err as { part?: Part }).part?.fieldname ?? 'file', `is larger than ${MULTIPART_FILE_LIMIT_BYTES} bytes`);
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FILES_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return new DomainError(ErrorCode.PayloadTooLarge, 'The form has too many parts (at most 4 files, 64 fields, 80 parts).');
+    case 'FST_INVALID_JSON_FIELD_ERROR':
+      return new DomainError(ErrorCode.MalformedJson, 'A form field declared as application/json is not valid JSON.');
+    case 'FST_PROTO_VIOLATION':
+      return new DomainError(ErrorCode.Validation, 'A form field name is not allowed (__proto__, constructor, ...).');
+    default:
+      // busboy's: no boundary, a boundary the body does not use, a truncated part, no closing
+      // delimiter, a malformed part header, a client that went away mid-body.
+      return new DomainError(
+        ErrorCode.Validation,
+        'Malformed multipart/form-data body: it must use the boundary named in Content-Type and end with the closing delimiter.',
+      );
+  }
+}
+
+function tooLarge(field: string, reason: string): DomainError {
+  return new DomainError(ErrorCode.PayloadTooLarge, `${field} ${reason}.`, { _errors: [], [field]: { _errors: [reason] } });
+}
