@@ -3,16 +3,17 @@ import {
   API_KEY_TYPES,
   ConsumptionLimits,
   consumptionLimitValueSchema,
+  keyDescriptionSchema,
   keyExpiresAtSchema,
+  keyIdSchema,
   LIMIT_PERIODS,
-  MAX_KEY_DESCRIPTION_LENGTH,
   MODEL_PRIVACY,
 } from '@svc/contracts';
 
 const limitValue = consumptionLimitValueSchema.optional();
 const consumptionLimit = z.object({ usd: limitValue, diem: limitValue, vcu: limitValue }).strict();
 const expiresAt = keyExpiresAtSchema;
-const description = z.string().min(1).max(MAX_KEY_DESCRIPTION_LENGTH);
+const description = keyDescriptionSchema.min(1);
 
 export const createKeySchema = z
   .object({
@@ -27,7 +28,7 @@ export const createKeySchema = z
 
 export const updateKeySchema = z
   .object({
-    id: z.string().min(1),
+    id: keyIdSchema,
     description: description.optional(),
     expiresAt: expiresAt.optional(),
     consumptionLimit: consumptionLimit.optional(),
@@ -36,7 +37,7 @@ export const updateKeySchema = z
   })
   .strict();
 
-export const deleteKeyQuery = z.object({ id: z.string().min(1, 'Required') });
+export const deleteKeyQuery = z.object({ id: keyIdSchema.min(1, 'Required') });
 
 export function toLimits(input: z.infer<typeof consumptionLimit> | undefined): ConsumptionLimits {
   return { usd: input?.usd ?? null, diem: input?.diem ?? input?.vcu ?? null };

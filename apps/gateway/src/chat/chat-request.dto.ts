@@ -11,6 +11,7 @@ import {
   toolCallSchema,
   toolChoiceSchema as toolChoice,
   toolSchema as tool,
+  withinInlineBudget,
 } from '@svc/contracts';
 
 // The pieces (content parts, tools, response formats, svc_parameters) are @svc/contracts', shared with
@@ -65,7 +66,8 @@ export const chatRequestSchema = z
     prompt_cache_key: z.string().optional(),
     user: z.string().optional(),
   })
-  .passthrough();
+  .passthrough()
+  .superRefine(withinInlineBudget());
 
 export type ChatRequestBody = z.infer<typeof chatRequestSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withinInlineBudget } from '@svc/contracts';
 
 export const IMAGE_FORMATS = ['jpeg', 'png', 'webp'] as const;
 export const SEED_LIMIT = 999_999_999;
@@ -44,27 +45,30 @@ export const imageGenerateSchema = z
     if (v.return_binary && v.variants !== undefined && v.variants > 1) {
       ctx.addIssue({ code: 'custom', path: ['variants'], message: 'variants is only allowed when return_binary is false' });
     }
-  });
+  })
+  .superRefine(withinInlineBudget());
 export type ImageGenerateInput = z.infer<typeof imageGenerateSchema>;
 
 /** `POST /images/generations`: the OpenAI Images API shape. */
-export const openAiImageSchema = z.object({
-  model: z.string().min(1).default('default'),
-  prompt: z.string().min(1).max(7500),
-  n: z.number().int().min(1).max(4).nullish(),
-  size: z
-    .string()
-    .regex(/^(auto|\d{1,4}x\d{1,4})$/, 'must be auto or WIDTHxHEIGHT, e.g. 1024x1024')
-    .nullish(),
-  response_format: z.enum(['b64_json', 'url']).nullish(),
-  output_format: z.enum(IMAGE_FORMATS).nullish(),
-  moderation: z.enum(['low', 'auto']).nullish(),
-  quality: z.enum(['auto', 'high', 'medium', 'low', 'hd', 'standard']).nullish(),
-  background: z.string().nullish(),
-  output_compression: z.number().int().min(0).max(100).nullish(),
-  style: z.string().nullish(),
-  user: z.string().optional(),
-});
+export const openAiImageSchema = z
+  .object({
+    model: z.string().min(1).default('default'),
+    prompt: z.string().min(1).max(7500),
+    n: z.number().int().min(1).max(4).nullish(),
+    size: z
+      .string()
+      .regex(/^(auto|\d{1,4}x\d{1,4})$/, 'must be auto or WIDTHxHEIGHT, e.g. 1024x1024')
+      .nullish(),
+    response_format: z.enum(['b64_json', 'url']).nullish(),
+    output_format: z.enum(IMAGE_FORMATS).nullish(),
+    moderation: z.enum(['low', 'auto']).nullish(),
+    quality: z.enum(['auto', 'high', 'medium', 'low', 'hd', 'standard']).nullish(),
+    background: z.string().nullish(),
+    output_compression: z.number().int().min(0).max(100).nullish(),
+    style: z.string().nullish(),
+    user: z.string().optional(),
+  })
+  .superRefine(withinInlineBudget());
 export type OpenAiImageInput = z.infer<typeof openAiImageSchema>;
 
 /** The image field: a multipart file (already read), a base64 string, a data URL or an http(s) URL. */

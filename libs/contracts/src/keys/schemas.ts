@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storedTextSchema } from '../schemas/stored-text';
 import { API_KEY_TYPES, LIMIT_PERIODS, MODEL_PRIVACY } from './api-key';
 
 /** The most a consumption limit may be, in USD or DIEM. */
@@ -28,6 +29,12 @@ export const keyExpiresAtSchema = z
     return new Date(ms).toISOString();
   });
 
+/** An API key's description, stored in a Postgres `text` column: no NUL, at most 64 characters. */
+export const keyDescriptionSchema = storedTextSchema().max(MAX_KEY_DESCRIPTION_LENGTH, `must be at most ${MAX_KEY_DESCRIPTION_LENGTH} characters`);
+
+/** An API key's id as callers name it (the keys service looks it up; anything longer is no key). */
+export const keyIdSchema = z.string().min(1).max(100);
+
 /** A consumption limit in USD or DIEM; null: none. */
 export const consumptionLimitValueSchema = z.number().min(0).max(MAX_CONSUMPTION_LIMIT).nullable();
 
@@ -36,8 +43,8 @@ export const consumptionLimitValueSchema = z.number().min(0).max(MAX_CONSUMPTION
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const accountId = z.string().regex(UUID, 'must be a UUID');
-const keyId = z.string().min(1).max(100);
-const description = z.string().max(MAX_KEY_DESCRIPTION_LENGTH, `must be at most ${MAX_KEY_DESCRIPTION_LENGTH} characters`);
+const keyId = keyIdSchema;
+const description = keyDescriptionSchema;
 const limit = consumptionLimitValueSchema;
 /** The expiry as the keys service stores it: a Date, or null. */
 const expiresAt = keyExpiresAtSchema.transform((v) => (v === null ? null : new Date(v)));

@@ -1,3 +1,4 @@
 export * from './caller';
 export * from './wire';
 export * from './stored-text';
+export * from './inline-budget';

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+/** NATS's default `max_payload`: a message above it is refused by the client before it is sent. */
+export const NATS_MAX_PAYLOAD_BYTES = 1024 * 1024;
+
+/**
+ * What the fields of one request that travel inside a NATS message (not by blob reference) may
+ * take as JSON. The rest of the message (caller, billing, envelope) and what a service adds or
+ * repeats (chat text parts are also joined into `content`) must fit in the remaining quarter.
+ */
+export const INLINE_BUDGET_BYTES = 768 * 1024;
+
+const jsonBytes = (value: unknown): number => (value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value)));
+
+/** The path to the part of `value` that makes it large: down the largest child while it holds most of its parent. */
+function largestPath(value: unknown, size: number): Array<string | number> {
+  const path: Array<string | number> = [];
+  let node = value;
+  let nodeSize = size;
+  while (typeof node === 'object' && node !== null) {
+    let best: [string | number, unknown, number] | undefined;
+    for (const [key, child] of Object.entries(node)) {
+      const bytes = jsonBytes(child);
+      if (!best || bytes > best[2]) best = [Array.isArray(node) ? Number(key) : key, child, bytes];
+    }
+    if (!best || best[2] * 2 < nodeSize) break;
+    path.push(best[0]);
+    [, node, nodeSize] = best;
+  }
+  return path;
+}
+
+const kib = (bytes: number) => `${Math.ceil(bytes / 1024)} KiB`;
+
+/**
+ * A refinement for a request body whose fields are forwarded inside one NATS message: past
+ * `max` bytes of JSON (fields in `except`, which travel by blob, and Buffers not counted) it is
+ * a 400 naming the field that makes it large, instead of a message the bus refuses (a 503).
+ */
+export function withinInlineBudget(options: { except?: readonly string[]; max?: number } = {}) {
+  const max = options.max ?? INLINE_BUDGET_BYTES;
+  const except = new Set(options.except ?? []);
+  return (body: Record<string, unknown>, ctx: z.RefinementCtx): void => {
+    const inline: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(body)) if (!except.has(key) && !Buffer.isBuffer(value)) inline[key] = value;
+    const total = jsonBytes(inline);
+    if (total <= max) return;
+    const path = largestPath(inline, total);
+    const size = jsonBytes(path.reduce<unknown>((node, key) => (node as Record<string | number, unknown>)[key], inline));
+    const limit = `a request's fields may take at most ${kib(max)} (send large inputs as a file or URL where the endpoint takes one)`;
+    const message = path.length > 0 ? `is ${kib(size)} as JSON; ${limit}` : `The request's fields are ${kib(size)} as JSON; ${limit}`;
+    ctx.addIssue({ code: 'custom', path, message });
+  };
+}
