@@ -32,5 +32,12 @@ module.exports = {
       globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.js',
       setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest/long-timeout.js'],
     },
+    {
+      ...common,
+      displayName: 'resilience',
+      testMatch: ['<rootDir>/test/resilience/**/*.resilience-spec.ts'],
+      globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.js',
+      setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest/long-timeout.js'],
+    },
   ],
 };

@@ -1,0 +1,168 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { REPO_ROOT } from '@svc/config';
+import { FormPart } from './multipart';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** One gateway route and a well-formed request to it: the baseline every fuzz case mutates. */
+export interface Route {
+  method: Method;
+  /** As the controller declares it (`:params` included), without the `/api/v1` prefix. */
+  path: string;
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  json?: Record<string, unknown>;
+  form?: FormPart[];
+  /** OpenAI's error body (`{error: {message, type, param, code}}`) is allowed here too. */
+  openAiErrors?: boolean;
+  /** Body fields the fuzz leaves alone (a host name the sandbox cannot resolve in time is not the gateway's fault). */
+  keep?: string[];
+  /**
+   * The status of the well-formed request with the suite's zero-credit key: 402 where admission
+   * stops it, so every mutation starts from a body that passes validation.
+   */
+  baseline: number;
+}
+
+export const routeKey = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
+
+/** The request path with params filled in and the query appended. */
+export function urlOf(route: Route, params = route.params, query = route.query): string {
+  const filled = route.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params?.[name] ?? name));
+  const prefix = route.path === '/healthz' ? '' : '/api/v1';
+  const qs = query && Object.keys(query).length ? `?${new URLSearchParams(query).toString()}` : '';
+  return `${prefix}${filled}${qs}`;
+}
+
+const UUID = '0b9c6a4e-3d1f-4a7b-9c2e-5f8d1a6b3c7e';
+
+/** Every route of the gateway with a well-formed request (models from config/models.yaml), in an order where each finds what it needs. */
+export function gatewayRoutes(fixtures: { png: Buffer; wav: Buffer }): Route[] {
+  const image = fixtures.png.toString('base64');
+  const slug = 'fuzz-character';
+  return [
+    { method: 'GET', path: '/healthz', baseline: 200 },
+    { method: 'GET', path: '/models', query: { type: 'text' }, baseline: 200 },
+    { method: 'GET', path: '/models/traits', baseline: 200 },
+    { method: 'GET', path: '/models/compatibility_mapping', baseline: 200 },
+    {
+      method: 'POST',
+      path: '/chat/completions',
+      openAiErrors: true,
+      baseline: 402,
+      json: {
+        model: 'default',
+        messages: [
+          { role: 'system', content: 'Be brief.' },
+          { role: 'user', content: [{ type: 'text', text: 'Name a colour.' }] },
+        ],
+        max_tokens: 8,
+        temperature: 0.5,
+        top_p: 0.9,
+        stop: ['\n\n'],
+        seed: 7,
+        response_format: { type: 'json_schema', json_schema: { name: 'colour', schema: { type: 'object', properties: { name: { type: 'string' } } } } },
+        tools: [{ type: 'function', function: { name: 'paint', parameters: { type: 'object', properties: { colour: { type: 'string' } } } } }],
+        svc_parameters: { disable_thinking: true },
+        user: 'fuzz',
+      },
+    },
+    { method: 'POST', path: '/embeddings', baseline: 402, json: { model: 'text-embedding-3-small', input: ['a lamp', 'a light'], encoding_format: 'float' } },
+    { method: 'GET', path: '/image/styles', baseline: 200 },
+    {
+      method: 'POST',
+      path: '/image/generate',
+      baseline: 402,
+      json: { model: 'default', prompt: 'a red circle', width: 256, height: 256, format: 'png', steps: 4, seed: 3, safe_mode: true, variants: 1 },
+    },
+    {
+      method: 'POST',
+      path: '/images/generations',
+      baseline: 402,
+      json: { model: 'default', prompt: 'a red circle', n: 1, size: '256x256', response_format: 'b64_json' },
+    },
+    { method: 'POST', path: '/image/edit', baseline: 402, json: { image, prompt: 'make it blue', aspect_ratio: '1:1', safe_mode: true } },
+    {
+      method: 'POST',
+      path: '/images/edits',
+      baseline: 402,
+      form: [
+        { name: 'image', value: fixtures.png, filename: 'red.png', contentType: 'image/png' },
+        { name: 'prompt', value: 'make it blue' },
+        { name: 'size', value: '256x256' },
+      ],
+    },
+    { method: 'POST', path: '/image/upscale', baseline: 402, json: { image, scale: 2 } },
+    { method: 'POST', path: '/audio/speech', baseline: 402, json: { model: 'tts-1', voice: 'slt', input: 'Hello there.', response_format: 'wav', speed: 1 } },
+    {
+      method: 'POST',
+      path: '/audio/transcriptions',
+      baseline: 402,
+      form: [
+        { name: 'file', value: fixtures.wav, filename: 'tone.wav', contentType: 'audio/wav' },
+        { name: 'model', value: 'whisper-1' },
+        { name: 'response_format', value: 'json' },
+      ],
+    },
+    { method: 'POST', path: '/audio/quote', baseline: 200, json: { model: 'svc-flite', character_count: 120 } },
+    { method: 'POST', path: '/audio/queue', baseline: 402, json: { model: 'svc-flite', prompt: 'A short chapter.', response_format: 'mp3' } },
+    { method: 'POST', path: '/audio/retrieve', baseline: 404, json: { model: 'svc-flite', queue_id: UUID } },
+    { method: 'POST', path: '/audio/complete', baseline: 404, json: { model: 'svc-flite', queue_id: UUID } },
+    // No search provider is configured in tests (400 that says so); the scrape URL is refused by the SSRF guard.
+    { method: 'POST', path: '/augment/search', baseline: 400, json: { query: 'lamps', limit: 3 } },
+    { method: 'POST', path: '/augment/scrape', baseline: 400, json: { url: 'http://127.0.0.1/page' }, keep: ['url'] },
+    {
+      method: 'POST',
+      path: '/augment/text-parser',
+      baseline: 200,
+      form: [
+        { name: 'file', value: 'A lamp in the dark.\n', filename: 'notes.txt', contentType: 'text/plain' },
+        { name: 'response_format', value: 'json' },
+      ],
+    },
+    { method: 'GET', path: '/api_keys', baseline: 200 },
+    { method: 'GET', path: '/api_keys/:id', params: { id: UUID }, baseline: 404 },
+    {
+      method: 'POST',
+      path: '/api_keys',
+      baseline: 201,
+      json: { apiKeyType: 'INFERENCE', description: 'fuzz', limitPeriod: 'MONTH', consumptionLimit: { usd: 1 } },
+    },
+    { method: 'PATCH', path: '/api_keys', baseline: 404, json: { id: UUID, description: 'fuzz again', modelPrivacy: 'PRIVATE_TEXT' } },
+    { method: 'DELETE', path: '/api_keys', query: { id: UUID }, baseline: 404 },
+    { method: 'GET', path: '/api_keys/rate_limits', baseline: 200 },
+    { method: 'GET', path: '/api_keys/rate_limits/log', baseline: 200 },
+    { method: 'GET', path: '/billing/balance', baseline: 200 },
+    { method: 'GET', path: '/billing/usage-history', query: { currency: 'USD', startTimestamp: '2026-01-01T00:00:00Z', pageSize: '10' }, baseline: 200 },
+    { method: 'GET', path: '/billing/usage-analytics', query: { lookback: '7d' }, baseline: 200 },
+    {
+      method: 'POST',
+      path: '/characters',
+      baseline: 200,
+      json: { slug, name: 'Fuzz', description: 'Answers briefly.', systemPrompt: 'Be brief.', modelId: 'default', tags: ['brief'] },
+    },
+    { method: 'GET', path: '/characters', query: { limit: '5', sortBy: 'featured', tags: 'a,b' }, baseline: 200 },
+    { method: 'GET', path: '/characters/:slug', params: { slug }, baseline: 200 },
+    { method: 'POST', path: '/characters/:slug/reviews', params: { slug }, baseline: 200, json: { rating: 5, username: 'fuzz', message: 'Short.' } },
+    { method: 'GET', path: '/characters/:slug/reviews', params: { slug }, query: { page: '1', pageSize: '5' }, baseline: 200 },
+    { method: 'DELETE', path: '/characters/:slug/reviews/:id', params: { slug, id: UUID }, baseline: 404 },
+    { method: 'DELETE', path: '/characters/:slug', params: { slug: 'no-such-character' }, baseline: 404 },
+  ];
+}
+
+/** `METHOD /path` of every route the gateway's controllers declare, read from their decorators. */
+export function declaredRoutes(): string[] {
+  const root = path.join(REPO_ROOT, 'apps/gateway/src');
+  const files = (readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.controller.ts'));
+  const routes: string[] = [];
+  for (const file of files) {
+    const source = readFileSync(path.join(root, file), 'utf8');
+    const base = /@Controller\((?:'([^']*)')?\)/.exec(source)?.[1] ?? '';
+    for (const [, method, sub] of source.matchAll(/@(Get|Post|Patch|Delete|Put)\((?:'([^']*)')?\)/g)) {
+      const joined = `/${[base, sub ?? ''].filter(Boolean).join('/')}`;
+      routes.push(`${method.toUpperCase()} ${joined}`);
+    }
+  }
+  return routes.sort();
+}
