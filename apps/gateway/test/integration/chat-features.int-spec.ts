@@ -100,13 +100,14 @@ describe('request features on the embedded engine', () => {
     const tools: OpenAI.Chat.ChatCompletionTool[] = [
       { type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: { q: { type: 'string', maxLength: 12 } }, required: ['q'] } } },
     ];
-    const completion = await client.chat.completions.create({
+    const forced: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming = {
       model: 'tiny',
       messages: [{ role: 'user', content: 'Find it' }],
       tools,
       tool_choice: 'required',
       max_tokens: 60,
-    });
+    };
+    const completion = await client.chat.completions.create(forced);
     const choice = completion.choices[0];
     expect(choice.finish_reason).toBe('tool_calls');
     expect(choice.message.content).toBeNull();
@@ -114,14 +115,7 @@ describe('request features on the embedded engine', () => {
     expect(call.function.name).toBe('lookup');
     expect(typeof JSON.parse(call.function.arguments).q).toBe('string');
 
-    const stream = await client.chat.completions.create({
-      model: 'tiny',
-      messages: [{ role: 'user', content: 'Find it' }],
-      tools,
-      tool_choice: 'required',
-      max_tokens: 60,
-      stream: true,
-    });
+    const stream = await client.chat.completions.create({ ...forced, stream: true });
     const deltas: any[] = [];
     let finish: string | null = null;
     for await (const chunk of stream) {
