@@ -36,8 +36,8 @@ describe('gateway config: rate limits and abuse protection', () => {
 describe('gateway config: slow-client limits of the HTTP server', () => {
   it('defaults to limits on receiving a request, an idle keep-alive and a per-address connection cap', () => {
     expect(load({})).toMatchObject({
-      REQUEST_HEADERS_TIMEOUT_MS: 15_000,
-      REQUEST_RECEIVE_TIMEOUT_MS: 120_000,
+      REQUEST_HEADERS_TIMEOUT_MS: 10_000,
+      REQUEST_RECEIVE_TIMEOUT_MS: 60_000,
       KEEP_ALIVE_TIMEOUT_MS: 72_000,
       MAX_CONNECTIONS_PER_IP: 512,
     });

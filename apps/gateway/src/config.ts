@@ -30,9 +30,9 @@ export const DEFAULT_MAX_CONNECTIONS_PER_IP = 512;
  */
 const serverLimits = {
   /** Time to receive a request's headers, from the connection's first byte; 408 after it. */
-  REQUEST_HEADERS_TIMEOUT_MS: positiveInt(15_000),
+  REQUEST_HEADERS_TIMEOUT_MS: positiveInt(10_000),
   /** Time to receive a whole request, headers and body (a body shorter than its Content-Length); 408 after it. */
-  REQUEST_RECEIVE_TIMEOUT_MS: positiveInt(120_000),
+  REQUEST_RECEIVE_TIMEOUT_MS: positiveInt(60_000),
   /** An idle keep-alive connection is closed after this long. Behind a load balancer, set it above the balancer's idle timeout. */
   KEEP_ALIVE_TIMEOUT_MS: positiveInt(72_000),
   /**
