@@ -1,6 +1,6 @@
 import { Case, problemOf } from './support/answer-checks';
 import { BOUNDARY, formBody, formContentType } from './support/multipart';
-import { ResiliencePlatform } from './support/platform';
+import { BODY_LIMIT_BYTES, ResiliencePlatform } from './support/platform';
 import { RawAnswer, rawRequest } from './support/raw-http';
 
 export interface SuiteContext {
@@ -10,6 +10,7 @@ export interface SuiteContext {
 }
 
 const MB = 1024 * 1024;
+const chunk = (bytes: Buffer) => Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')]);
 const json = (answer: RawAnswer) => JSON.parse(answer.body.toString()) as { error: string; details?: Record<string, { _errors: string[] }> };
 
 /**
@@ -53,6 +54,25 @@ export function findingsSuite(context: () => SuiteContext): void {
         }
       }
       expect(new Set(Object.values(answers))).toEqual(new Set([400]));
+    });
+
+    it('a multipart body half again past BODY_LIMIT_BYTES (no part over it) is a 413, with a Content-Length or chunked without one', async () => {
+      const form = formBody([
+        { name: 'prompt', value: 'x'.repeat(BODY_LIMIT_BYTES / 2) },
+        { name: 'model', value: 'x'.repeat(BODY_LIMIT_BYTES / 2) },
+        { name: 'image', value: Buffer.alloc(BODY_LIMIT_BYTES / 2), filename: 'a.png' },
+      ]);
+      const headers = { authorization: `Bearer ${context().platform.key}`, 'content-type': formContentType() };
+      // The head alone: the declared length is refused before a byte of the body is read (sending it
+      // too would race the server's close against our write, which a reset can win).
+      const declared = await context().send(rawRequest('POST', '/api/v1/image/edit', { ...headers, 'content-length': String(form.length) }));
+      const chunked = await context().send(
+        rawRequest('POST', '/api/v1/image/edit', { ...headers, 'transfer-encoding': 'chunked' }, Buffer.concat([chunk(form), Buffer.from('0\r\n\r\n')])),
+      );
+      for (const answer of [declared, chunked]) {
+        expect(answer.status).toBe(413);
+        expect(problemOf(answer)).toBeNull();
+      }
     });
 
     it('a 10,000-deep object in a field is a 400 naming the field', async () => {

@@ -16,8 +16,12 @@ export const LIMITS = {
   MAX_CONNECTIONS_PER_IP: 64,
 } as const;
 
+/** Smaller than the default 40 MiB, so a test can pass it cheaply; still above every huge case (5 MB). */
+export const BODY_LIMIT_BYTES = 8 * 1024 * 1024;
+
 export const PLATFORM_ENV: Record<string, string> = {
   ...Object.fromEntries(Object.entries(LIMITS).map(([k, v]) => [k, String(v)])),
+  BODY_LIMIT_BYTES: String(BODY_LIMIT_BYTES),
   RATE_LIMITS_ENABLED: 'false',
   ABUSE_PROTECTION_ENABLED: 'false',
   LOG_LEVEL: 'warn',

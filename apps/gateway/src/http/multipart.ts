@@ -33,22 +33,30 @@ export async function registerMultipart(app: NestFastifyApplication, bodyLimitBy
     .getInstance()
     .addHook('preValidation', async (request) => {
       if (!request.isMultipart()) return;
-      const declared = Number(request.headers['content-length']);
-      if (declared > bodyLimitBytes) throw new DomainError(ErrorCode.PayloadTooLarge, 'Request body is too large.');
-      request.body = await readParts(request);
+      request.body = await readParts(request, bodyLimitBytes);
     });
 }
 
-async function readParts(request: FastifyRequest): Promise<Record<string, unknown> | undefined> {
+const bodyTooLarge = () => new DomainError(ErrorCode.PayloadTooLarge, 'Request body is too large.');
+
+/** The parts as the body; past `limit` bytes in all (Fastify's bodyLimit does not see multipart) a 413. */
+async function readParts(request: FastifyRequest, limit: number): Promise<Record<string, unknown> | undefined> {
+  if (Number(request.headers['content-length']) > limit) throw bodyTooLarge();
+  // Counted on the socket (a listener on the request would change how busboy reads it); what
+  // the socket read before this hook (at most a buffer's worth) is not counted.
+  const socket = request.raw.socket;
+  const before = socket.bytesRead;
   let body: Record<string, unknown> | undefined;
   try {
     for await (const raw of request.parts()) {
       const part = raw as unknown as Part;
+      if (socket.bytesRead - before > limit) throw bodyTooLarge();
       body = part.fields;
       if (part.type === 'file') await part.toBuffer();
       else if (part.valueTruncated) throw tooLarge(part.fieldname, 'is larger than the request body limit');
       else assertBodyDepth(part.value, part.fieldname);
     }
+    if (socket.bytesRead - before > limit) throw bodyTooLarge();
   } catch (err) {
     throw multipartError(err);
   }
