@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { z } from 'zod';
-import { INLINE_BUDGET_BYTES, NATS_MAX_PAYLOAD_BYTES, withinInlineBudget } from './inline-budget';
+import { INLINE_BUDGET_BYTES, jsonBytesAtMost, NATS_MAX_PAYLOAD_BYTES, withinInlineBudget } from './inline-budget';
 
 const body = z.looseObject({ model: z.string() }).superRefine(withinInlineBudget({ except: ['image'] }));
 const issuesOf = (value: unknown) => {
@@ -28,5 +29,13 @@ describe('withinInlineBudget', () => {
     expect(issuesOf({ model: 'm', nul: '\u0000'.repeat(150_000) })[0].path).toEqual(['nul']);
     const spread = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`f${i}`, 'x'.repeat(110_000)]));
     expect(issuesOf({ model: 'm', ...spread })).toEqual([{ path: [], message: expect.stringMatching(/^The request's fields are 860 KiB as JSON/) }]);
+  });
+
+  it('skips serializing only bodies whose JSON is surely within the budget: the quick bound never undercounts', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => jsonBytesAtMost(value, Infinity) >= Buffer.byteLength(JSON.stringify(value) ?? '')),
+      { numRuns: 2000 },
+    );
+    expect(jsonBytesAtMost({ file: Buffer.alloc(4) }, INLINE_BUDGET_BYTES)).toBe(Infinity);
   });
 });
