@@ -45,6 +45,7 @@ export default tseslint.config(
   js.configs.recommended,
   {
     files: ['**/*.ts'],
+    ignores: ['apps/console/**'],
     extends: [...tseslint.configs.recommended],
     languageOptions: { parserOptions: { project: './tsconfig.json', tsconfigRootDir: import.meta.dirname } },
     plugins: { '@nx': nx },
@@ -58,6 +59,17 @@ export default tseslint.config(
     },
   },
   { files: TEST_FILES, rules: { '@nx/enforce-module-boundaries': boundaries(true), '@typescript-eslint/no-explicit-any': 'off' } },
+  // The admin console (React in the browser): its own tsconfig (DOM types), no Nest/Nx imports.
+  {
+    files: ['apps/console/**/*.{ts,tsx,mts}'],
+    extends: [...tseslint.configs.recommended],
+    languageOptions: { parserOptions: { project: './apps/console/tsconfig.json', tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+    },
+  },
   {
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: {

@@ -35,6 +35,28 @@ describe('audio end to end', () => {
     expect(result.text).toMatch(/thank you/);
   });
 
+  it("speaks with OpenAI's default voice alloy and transcribes to valid SRT cues", async () => {
+    const text = 'Please open the door for me. The weather is nice today.';
+    const speech = await client.audio.speech.create({ model: 'tts-1', input: text, voice: 'alloy', response_format: 'mp3' });
+    expect(speech.headers.get('content-type')).toBe('audio/mpeg');
+    const mp3 = Buffer.from(await speech.arrayBuffer());
+    const srt = (await client.audio.transcriptions.create({
+      model: 'whisper-1',
+      file: await toFile(mp3, 'speech.mp3'),
+      response_format: 'srt',
+    })) as unknown as string;
+    // The mp3 decodes (it was transcribed); its cues are numbered from 1 with SubRip times.
+    const cues = srt.trim().split(/\n\n+/);
+    expect(cues.length).toBeGreaterThanOrEqual(1);
+    cues.forEach((cue, i) => {
+      const [index, times, ...lines] = cue.split('\n');
+      expect(index).toBe(String(i + 1));
+      expect(times).toMatch(/^\d{2}:\d{2}:\d{2},\d{3} --> \d{2}:\d{2}:\d{2},\d{3}$/);
+      expect(lines.join(' ').length).toBeGreaterThan(0);
+    });
+    expect(srt.toLowerCase()).toMatch(/door|weather/);
+  });
+
   it('runs a queued speech job to its audio and deletes it on complete', async () => {
     const queued = (await (
       await post('/audio/queue', { model: 'svc-flite', prompt: 'A short chapter. It has two sentences.', response_format: 'mp3' })

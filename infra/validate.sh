@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Validates the deployment files that cannot run on a machine without a container engine or a
 # cluster: docker-compose.yml with Compose's own parser (no engine needed), the Dockerfile's
-# inputs, and the Kubernetes manifests (kustomize render + infra/k8s/validate.js, which must also
-# reject a deliberately broken copy). Needs node_modules (the `yaml` package).
+# inputs, the Kubernetes manifests (infra/k8s/validate.js on the base; every kustomization rendered
+# and schema-checked by infra/k8s/validate-rendered.mjs; both must reject a broken copy), and the
+# monitoring rules and dashboard (promtool, infra/monitoring/check-metrics.js). Needs node_modules (the `yaml` package).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,6 +21,8 @@ fi
 step "docker-compose.yml with: ${compose[*]} config"
 # Placeholders only: the check must not depend on a developer's real secrets in the environment.
 SVC_ADMIN_KEY=validate-only-placeholder-key "${compose[@]}" -f docker-compose.yml config -q
+step "docker-compose.deps.yml (PostgreSQL, Redis and NATS only) with: ${compose[*]} config"
+"${compose[@]}" -f docker-compose.deps.yml config -q
 
 step "infra/docker: Dockerfile inputs and scripts"
 # Every local COPY source must exist and survive .dockerignore (a coarse check on its top-level entries).
@@ -37,23 +40,52 @@ done
 sh -n infra/docker/run-app.sh
 node --check infra/docker/healthcheck.js
 
+step "infra/k8s: node infra/k8s/validate.js (the base's files, references and security settings)"
+node infra/k8s/validate.js infra/k8s/base
+
 if command -v kubectl >/dev/null 2>&1; then
-  step "infra/k8s: kubectl kustomize ($(kubectl version --client 2>/dev/null | head -1))"
-  kubectl kustomize infra/k8s >/dev/null
+  # Renders base, overlays/dev and overlays/prod and validates every object against the Kubernetes
+  # JSON schemas (npm kubernetes-models) and the platform's rules (probes, resources, PDBs, HPAs,
+  # NetworkPolicies, Secrets, migration Job).
+  step "infra/k8s: kubectl kustomize + node infra/k8s/validate-rendered.mjs ($(kubectl version --client 2>/dev/null | head -1))"
+  node infra/k8s/validate-rendered.mjs
 else
-  step "infra/k8s: kubectl not installed, kustomize render skipped (apt-get install -y kubernetes-client)"
+  echo "[validate] kubectl is needed to render the kustomizations (apt-get install -y kubernetes-client)" >&2
+  exit 1
 fi
 
-step "infra/k8s: node infra/k8s/validate.js"
-node infra/k8s/validate.js infra/k8s
-
-# The validator must be able to fail: a copy with a dangling reference has to be rejected.
+# The validators must be able to fail: a copy with a dangling reference, and one without the
+# services' PodDisruptionBudgets, have to be rejected.
 broken=$(mktemp -d)
 trap 'rm -rf "$broken"' EXIT
 cp -r infra/k8s/. "$broken/"
-sed -i 's/claimName: svc-models/claimName: no-such-claim/' "$broken/chat/deployment.yaml"
-if node infra/k8s/validate.js "$broken" >/dev/null 2>&1; then
+sed -i 's/claimName: svc-models/claimName: no-such-claim/' "$broken/base/chat/deployment.yaml"
+if node infra/k8s/validate.js "$broken/base" >/dev/null 2>&1; then
   echo "[validate] infra/k8s/validate.js accepted a manifest with a dangling PVC reference" >&2
+  exit 1
+fi
+sed -i '/services\/pdb.yaml/d' "$broken/base/kustomization.yaml"
+if node infra/k8s/validate-rendered.mjs "$broken/overlays/prod" >/dev/null 2>&1; then
+  echo "[validate] infra/k8s/validate-rendered.mjs accepted Deployments without PodDisruptionBudgets" >&2
+  exit 1
+fi
+
+# Monitoring: Prometheus's own checker and rule unit tests (Debian's prometheus package has
+# promtool; .ci/run installs it), then the metric names against what the platform exports.
+if command -v promtool >/dev/null 2>&1; then
+  step "infra/monitoring: promtool check rules, promtool test rules"
+  promtool check rules infra/monitoring/prometheus/alerts.yml
+  (cd infra/monitoring/prometheus && promtool test rules alerts.test.yml)
+else
+  step "infra/monitoring: promtool not installed, rule checks skipped (apt-get install -y prometheus)"
+fi
+step "infra/monitoring: every metric a rule or panel reads is exported (node infra/monitoring/check-metrics.js)"
+node infra/monitoring/check-metrics.js
+mkdir -p "$broken/monitoring"
+cp -r infra/monitoring/. "$broken/monitoring/"
+sed -i 's/svc_engine_queue_depth/svc_engine_queue_dept/' "$broken/monitoring/grafana/svc-platform.json"
+if node infra/monitoring/check-metrics.js "$broken/monitoring" >/dev/null 2>&1; then
+  echo "[validate] infra/monitoring/check-metrics.js accepted a panel reading a metric nobody exports" >&2
   exit 1
 fi
 step "all deployment files valid"

@@ -33,4 +33,27 @@ function copyAssets(dir) {
   }
 }
 for (const top of ['apps', 'libs', 'tools', 'bench']) copyAssets(path.join(root, top));
+
+// The admin console (apps/console, Vite + React) into dist/console, which the gateway serves at
+// /console. Skipped when nothing under apps/console changed since the last build.
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : fs.statSync(full).mtimeMs);
+  }
+  return newest;
+}
+const consoleIndex = path.join(root, 'dist/console/index.html');
+if (!fs.existsSync(consoleIndex) || fs.statSync(consoleIndex).mtimeMs < newestMtime(path.join(root, 'apps/console'))) {
+  log('console');
+  run(process.execPath, [
+    path.join(path.dirname(require.resolve('vite/package.json')), 'bin/vite.js'),
+    'build',
+    '--config',
+    'apps/console/vite.config.mts',
+    '--logLevel',
+    'warn',
+  ]);
+}
 log('done');

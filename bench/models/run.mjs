@@ -33,9 +33,10 @@ const row = (r) => {
   process.stderr.write(`[bench] ${JSON.stringify(r)}\n`);
 };
 
-async function chatDirect(concurrency) {
-  const model = catalog.resolve('default', 'text');
-  const engine = new EmbeddedLlamaEngine({ modelPath: path.join(modelsDir, model.engine.file), contextSize: 256, maxParallel: concurrency, maxQueue: 64, logger: quiet });
+async function chatDirect(concurrency, gguf) {
+  const model = gguf ? { id: path.basename(gguf), engine: { file: path.resolve(gguf), contextSize: 2048 } } : catalog.resolve('default', 'text');
+  const modelPath = path.resolve(modelsDir, model.engine.file);
+  const engine = new EmbeddedLlamaEngine({ modelPath, contextSize: model.engine.contextSize ?? 256, maxParallel: concurrency, maxQueue: 64, logger: quiet });
   await engine.ready();
   await engine.generate({ messages: [{ role: 'user', content: 'Hi' }], maxTokens: 8, signal: new AbortController().signal });
   const started = performance.now();
@@ -147,6 +148,11 @@ const key = arg('key') ?? process.env.SVC_ADMIN_KEY;
 if (!only || only === 'chat') {
   await chatDirect(1);
   await chatDirect(2);
+  // another chat GGUF, e.g. the chat model v2 before it serves: --chat-gguf tmp/zoo/chat-v2-run/svc-zoo-chat-v2.gguf
+  if (arg('chat-gguf')) {
+    await chatDirect(1, arg('chat-gguf'));
+    await chatDirect(2, arg('chat-gguf'));
+  }
   if (url) {
     await chatApi(url, key, 1);
     await chatApi(url, key, 2);

@@ -4,12 +4,12 @@
 // and the fields its kind needs; and the objects agree with each other (selectors match pod
 // labels, Services/Ingress/HPA/PDB point at things that exist, ConfigMap/Secret/PVC references
 // resolve, probe ports exist). Not a full OpenAPI validation: see README.md.
-//   node infra/k8s/validate.js [dir]     (default: this directory)
+//   node infra/k8s/validate.js [dir]     (default: base/)
 const fs = require('node:fs');
 const path = require('node:path');
 const YAML = require('yaml');
 
-const dir = path.resolve(process.argv[2] || __dirname);
+const dir = path.resolve(process.argv[2] || path.join(__dirname, 'base'));
 const errors = [];
 const notes = [];
 const fail = (where, msg) => errors.push(`${where}: ${msg}`);

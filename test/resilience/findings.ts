@@ -132,7 +132,14 @@ export function findingsSuite(context: () => SuiteContext): void {
         'http://[64:ff9b::10.0.0.1]/',
         'http://[2002:c0a8:101::1]/',
       ]) {
-        const answer = await context().send(post('/augment/scrape', JSON.stringify({ url })));
+        // A funded key: scraping is billed, and admission comes before the guard.
+        const request = rawRequest(
+          'POST',
+          '/api/v1/augment/scrape',
+          { authorization: `Bearer ${context().platform.fundedKey}`, 'content-type': 'application/json' },
+          JSON.stringify({ url }),
+        );
+        const answer = await context().send(request);
         expect(answer.status).toBe(400);
         expect(json(answer).details?.url?._errors[0]).toMatch(/only public addresses can be fetched/);
       }

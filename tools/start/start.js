@@ -12,6 +12,8 @@ const env = { ...process.env };
 const port = Number(env.PORT || 3000);
 const modelsDir = path.resolve(root, env.SVC_MODELS_DIR || 'models');
 const SERVICES = ['keys', 'chat', 'media', 'audio', 'billing', 'wallet'];
+// Processes per service: "2" for every service, or "chat=2,billing=2". The gateway stays one.
+const replicas = parseReplicas(env.SVC_REPLICAS || '1');
 // Extra Node.js flags for every service process, e.g. "--max-old-space-size=2048" or "--cpu-prof".
 const nodeArgs = (env.SVC_NODE_ARGS || '').split(' ').filter(Boolean);
 const say = (msg) => process.stdout.write(`[start] ${msg}\n`);
@@ -32,22 +34,39 @@ function prepare() {
   node('dist/tools/migrate/src/main.js');
 }
 
+function parseReplicas(value) {
+  const counts = Object.fromEntries(SERVICES.map((name) => [name, 1]));
+  const number = (text, what) => {
+    const n = Number(text);
+    if (!Number.isInteger(n) || n < 1 || n > 16) throw new Error(`SVC_REPLICAS: ${what} must be a whole number from 1 to 16, got "${text}"`);
+    return n;
+  };
+  if (/^\d+$/.test(value.trim())) return Object.fromEntries(SERVICES.map((name) => [name, number(value.trim(), 'the count')]));
+  for (const part of value.split(',').filter((p) => p.trim())) {
+    const [name, count] = part.split('=').map((p) => p.trim());
+    if (!SERVICES.includes(name)) throw new Error(`SVC_REPLICAS: unknown service "${name}" (one of ${SERVICES.join(', ')})`);
+    counts[name] = number(count, name);
+  }
+  return counts;
+}
+
 const children = new Map();
 let stopping = false;
 
-function launch(name) {
+function launch(name, replica = 0) {
   const script = path.join(root, 'dist/apps', name, 'src/main.js');
   const child = spawn(process.execPath, [...nodeArgs, '-r', path.join(root, 'tools/register-paths.js'), script], { cwd: root, env, stdio: 'inherit' });
-  const entry = children.get(name) ?? { restarts: 0 };
+  const id = replica === 0 ? name : `${name}#${replica + 1}`;
+  const entry = children.get(id) ?? { restarts: 0 };
   entry.child = child;
   entry.startedAt = Date.now();
-  children.set(name, entry);
+  children.set(id, entry);
   child.on('exit', (code, signal) => {
     if (stopping) return;
     if (Date.now() - entry.startedAt > 30_000) entry.restarts = 0;
     const delay = Math.min(30_000, 500 * 2 ** entry.restarts++);
-    say(`${name} exited (${signal ?? code}); restarting in ${delay} ms`);
-    setTimeout(() => stopping || launch(name), delay).unref();
+    say(`${id} exited (${signal ?? code}); restarting in ${delay} ms`);
+    setTimeout(() => stopping || launch(name, replica), delay).unref();
   });
 }
 
@@ -57,7 +76,9 @@ function stop(signal) {
   say(`stopping (${signal})`);
   const alive = [...children.values()].map((e) => e.child).filter((c) => c.exitCode === null && c.signalCode === null);
   for (const child of alive) child.kill('SIGTERM');
-  const force = setTimeout(() => alive.forEach((c) => c.kill('SIGKILL')), 10_000);
+  // Each service drains for up to SHUTDOWN_GRACE_MS (docs/operations.md); only a process still alive after that, and a margin, is killed.
+  const graceMs = Number(env.SHUTDOWN_GRACE_MS || 20_000);
+  const force = setTimeout(() => alive.forEach((c) => c.kill('SIGKILL')), graceMs + 5_000);
   Promise.all(alive.map((c) => new Promise((resolve) => (c.exitCode !== null ? resolve() : c.once('exit', resolve))))).then(() => {
     clearTimeout(force);
     process.exit(process.exitCode ?? 0);
@@ -68,7 +89,7 @@ async function main() {
   prepare();
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
-  for (const name of SERVICES) launch(name);
+  for (const name of SERVICES) for (let i = 0; i < replicas[name]; i++) launch(name, i);
   launch('gateway');
   const url = `http://127.0.0.1:${port}`;
   await waitForHealth(`${url}/healthz`, Number(env.START_TIMEOUT_MS || 120_000));

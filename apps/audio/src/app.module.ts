@@ -16,8 +16,10 @@ import { SpeechService } from './speech/speech.service';
 import { AUDIO_LOGGER, BLOB_STORE, CATALOG } from './tokens';
 import { TranscriptionHandler } from './transcription/transcription.handler';
 import { TranscriptionService } from './transcription/transcription.service';
+import { VoicesHandler } from './voices/voices.handler';
+import { VoicesService } from './voices/voices.service';
 
-/** Speech (Flite, upstream), transcription (PocketSphinx, upstream) and asynchronous audio jobs. */
+/** Speech (Flite, upstream), transcription (PocketSphinx, upstream), voice cloning (upstream) and asynchronous audio jobs. */
 @Module({})
 export class AppModule implements OnModuleInit, OnApplicationShutdown {
   constructor(
@@ -42,10 +44,11 @@ export class AppModule implements OnModuleInit, OnApplicationShutdown {
         JobsModule.forRoot({ redisUrl: config.REDIS_URL, logger, label: 'audio job queue' }),
         JobsModule.registerQueue(AUDIO_QUEUE_NAME, config.AUDIO_QUEUE_PREFIX),
       ],
-      controllers: [SpeechHandler, TranscriptionHandler, AudioJobsHandler],
+      controllers: [SpeechHandler, TranscriptionHandler, AudioJobsHandler, VoicesHandler],
       providers: [
         SpeechService,
         TranscriptionService,
+        VoicesService,
         AudioJobsService,
         AudioPayloads,
         BillingSettler,

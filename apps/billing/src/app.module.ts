@@ -21,6 +21,8 @@ import { ReservationSweeper } from './sweeper/reservation.sweeper';
 import { UsageHandler } from './usage/usage.handler';
 import { UsageRepository } from './usage/usage.repository';
 import { UsageService } from './usage/usage.service';
+import { X402PaymentsHandler } from './x402/x402-payments.handler';
+import { X402PaymentsRepository } from './x402/x402-payments.repository';
 
 /** The billing service: prepaid credits in svc_billing, answering BILLING.* on NATS. */
 @Module({})
@@ -40,7 +42,7 @@ export class AppModule {
           },
         }),
       ],
-      controllers: [AccountsHandler, UsageHandler],
+      controllers: [AccountsHandler, UsageHandler, X402PaymentsHandler],
       providers: [
         { provide: BILLING_LOGGER, useValue: createLogger('billing', config.LOG_LEVEL) },
         ReservationsRepository,
@@ -57,6 +59,7 @@ export class AppModule {
         UsageService,
         LeaseSweeper,
         ReservationSweeper,
+        X402PaymentsRepository,
       ],
     };
   }

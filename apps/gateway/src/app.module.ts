@@ -7,11 +7,15 @@ import { AbuseModule } from './abuse/abuse.module';
 import { AdmissionModule } from './admission/admission.module';
 import { ApiKeysController } from './api-keys/api-keys.controller';
 import { AudioModule } from './audio/audio.module';
+import { VideoModule } from './video/video.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { KeyCache } from './auth/key-cache';
 import { KeyUsageReporter } from './auth/key-usage.reporter';
+import { SiwxAuthenticator } from './auth/siwx-authenticator';
+import { WalletBalanceHeader } from './auth/wallet-balance.hook';
 import { CharactersController } from './characters/characters.controller';
 import { ChatController } from './chat/chat.controller';
+import { ChatPipeline } from './chat/chat-pipeline';
 import { AugmentController } from './augment/augment.controller';
 import { EmbeddingsController } from './embeddings/embeddings.controller';
 import { PromptBudget } from './chat/prompt-budget';
@@ -19,10 +23,16 @@ import { SseStreamer } from './chat/sse-streamer';
 import { SvcParametersResolver } from './chat/svc-parameters.resolver';
 import { GATEWAY_CONFIG, GatewayConfig } from './config';
 import { HealthController } from './health/health.controller';
+import { GatewayLifecycle } from './health/lifecycle';
 import { ImageModule } from './image/image.module';
+import { GatewayMetrics, NoGatewayMetrics } from './metrics/gateway-metrics';
 import { GATEWAY_LOGGER } from './logger.token';
 import { ModelsController } from './models/models.controller';
+import { OpenApiController } from './openapi/openapi.controller';
 import { RedisModule } from './redis/redis.module';
+import { ResponsesController } from './responses/responses.controller';
+import { X402Controller } from './x402/x402.controller';
+import { Web3KeysController } from './web3-keys/web3-keys.controller';
 import { CATALOG } from './models/models.tokens';
 
 /** Global so feature modules (admission stages, ...) can inject config, catalog and logger. */
@@ -30,29 +40,54 @@ import { CATALOG } from './models/models.tokens';
 @Module({})
 export class AppModule {
   static forConfig(config: GatewayConfig, logger: Logger): DynamicModule {
+    const metrics = config.METRICS_ENABLED ? new GatewayMetrics() : new NoGatewayMetrics();
     return {
       module: AppModule,
       imports: [
-        MessagingModule.forRoot({ name: 'gateway', natsUrl: config.NATS_URL, rpcTimeoutMs: config.RPC_TIMEOUT_MS }),
+        MessagingModule.forRoot({
+          name: 'gateway',
+          natsUrl: config.NATS_URL,
+          rpcTimeoutMs: config.RPC_TIMEOUT_MS,
+          longCallIdleMs: config.STREAM_IDLE_TIMEOUT_MS,
+          rpcObserver: metrics.enabled ? metrics : undefined,
+        }),
         RedisModule,
         AdmissionModule,
         AbuseModule,
         ImageModule,
         AudioModule,
+        VideoModule,
       ],
-      controllers: [HealthController, ModelsController, ChatController, ApiKeysController, EmbeddingsController, AugmentController, CharactersController],
+      controllers: [
+        HealthController,
+        ModelsController,
+        ChatController,
+        ResponsesController,
+        ApiKeysController,
+        Web3KeysController,
+        EmbeddingsController,
+        AugmentController,
+        CharactersController,
+        OpenApiController,
+        X402Controller,
+      ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: CATALOG, useValue: loadCatalog(config.SVC_CATALOG_PATH) },
         { provide: GATEWAY_LOGGER, useValue: logger },
+        { provide: GatewayMetrics, useValue: metrics },
+        GatewayLifecycle,
         KeyCache,
         KeyUsageReporter,
+        SiwxAuthenticator,
+        WalletBalanceHeader,
         SseStreamer,
+        ChatPipeline,
         PromptBudget,
         SvcParametersResolver,
         { provide: APP_GUARD, useClass: ApiKeyGuard },
       ],
-      exports: [GATEWAY_CONFIG, CATALOG, GATEWAY_LOGGER, PromptBudget],
+      exports: [GATEWAY_CONFIG, CATALOG, GATEWAY_LOGGER, GatewayMetrics, PromptBudget],
     };
   }
 }

@@ -33,6 +33,23 @@ describe('gateway config: rate limits and abuse protection', () => {
   });
 });
 
+describe('gateway config: CORS', () => {
+  it('is off unless CORS_ALLOWED_ORIGINS names origins, and a malformed one stops the boot', () => {
+    expect(load({}).CORS_ALLOWED_ORIGINS).toEqual({ kind: 'none' });
+    expect(load({ CORS_ALLOWED_ORIGINS: '*' }).CORS_ALLOWED_ORIGINS).toEqual({ kind: 'any' });
+    expect(() => load({ CORS_ALLOWED_ORIGINS: 'https://app.example.com/' })).toThrow(/CORS_ALLOWED_ORIGINS/);
+  });
+});
+
+describe('gateway config: x-svc-timestamp and x-svc-host-name', () => {
+  it('are off by default; a host name is a name, never an address', () => {
+    expect(load({}).SVC_TIMESTAMP_HEADER).toBe(false);
+    expect(load({}).SVC_HOST_NAME).toBeUndefined();
+    expect(load({ SVC_TIMESTAMP_HEADER: 'true', SVC_HOST_NAME: 'gw-eu-1' })).toMatchObject({ SVC_TIMESTAMP_HEADER: true, SVC_HOST_NAME: 'gw-eu-1' });
+    for (const bad of ['10.0.3.7', '::1', 'host name', 'x'.repeat(65)]) expect(() => load({ SVC_HOST_NAME: bad })).toThrow(/SVC_HOST_NAME/);
+  });
+});
+
 describe('gateway config: slow-client limits of the HTTP server', () => {
   it('defaults to limits on receiving a request, an idle keep-alive and a per-address connection cap', () => {
     expect(load({})).toMatchObject({

@@ -1,5 +1,6 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
-import { commonEnv, loadConfig, positiveInt, redisUrl } from '@svc/config';
+import { commonEnv, loadConfig, originList, positiveInt, redisUrl } from '@svc/config';
 
 const flag = (fallback: 'true' | 'false') =>
   z
@@ -55,7 +56,7 @@ const gatewayEnvSchema = z.object({
   /** How long /healthz waits for each service. */
   HEALTH_TIMEOUT_MS: positiveInt(1_500),
   /** A stream with no frame (not even a heartbeat) for this long is treated as a dead service. */
-  STREAM_IDLE_TIMEOUT_MS: positiveInt(10_000),
+  STREAM_IDLE_TIMEOUT_MS: positiveInt(3_000),
   STREAM_WINDOW: positiveInt(64),
   /** Seconds an authenticated key stays cached; revocations are also pushed over NATS. */
   AUTH_CACHE_TTL_MS: positiveInt(5_000),
@@ -88,6 +89,18 @@ const gatewayEnvSchema = z.object({
   ABUSE_MAX_FAILURES: positiveInt(20),
   ABUSE_WINDOW_MS: positiveInt(30_000),
   ABUSE_BLOCK_MS: positiveInt(30_000),
+  /** Browser origins that may call the API (CORS; docs/configuration.md): empty (default) for none, `*`, or a comma list. */
+  CORS_ALLOWED_ORIGINS: originList,
+  /** `GET /metrics` (Prometheus, no key) and the counting behind it (docs/operations.md, "Metrics"). */
+  METRICS_ENABLED: flag('true'),
+  /** `x-svc-timestamp` (ISO 8601, when the request arrived) on every response. */
+  SVC_TIMESTAMP_HEADER: flag('false'),
+  /** `x-svc-host-name` on error responses: a name the operator chooses for this replica (never derived from the machine). */
+  SVC_HOST_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, 'letters, digits and . _ - only, at most 64')
+    .refine((v) => isIP(v) === 0, 'a name, not an IP address')
+    .optional(),
   ...serverLimits,
 });
 

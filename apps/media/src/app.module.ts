@@ -12,8 +12,10 @@ import { ImageService } from './images/image.service';
 import { loadNsfwjsClassifier, NsfwClassifier } from './images/nsfw-classifier';
 import { SafeMode } from './images/safe-mode';
 import { BLOB_STORE, CATALOG, MEDIA_LOGGER } from './images/tokens';
+import { DiffusionVideoEngineFactory, OpenAIVideosEngineFactory, videoGenerationProviders } from './video/engines/generation.providers';
+import { VIDEO_CONTROLLERS, videoImports, videoProviders } from './video/video.wiring';
 
-/** The media service: image generation, editing and upscaling over NATS (queue group 'media'). */
+/** The media service: image generation, editing and upscaling, and video jobs, over NATS (queue group 'media'). */
 @Module({})
 export class AppModule implements OnModuleInit, OnApplicationShutdown {
   constructor(
@@ -44,9 +46,14 @@ export class AppModule implements OnModuleInit, OnApplicationShutdown {
             },
           },
         }),
+        ...videoImports(config, logger),
       ],
-      controllers: [ImageHandler],
+      controllers: [ImageHandler, ...VIDEO_CONTROLLERS],
       providers: [
+        ...videoProviders(config, catalog, logger, {
+          providers: videoGenerationProviders,
+          factories: [DiffusionVideoEngineFactory, OpenAIVideosEngineFactory],
+        }),
         ImageService,
         BillingSettler,
         { provide: ImageEngineRegistry, useValue: engines },

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { commonEnv, loadConfig, positiveInt, redisUrl, REPO_ROOT } from '@svc/config';
+import { videoEnv, VideoConfig } from './video/video.config';
 
 const probability = z.coerce.number().min(0).max(1);
 
@@ -19,7 +20,12 @@ export const mediaConfigSchema = z.object({
   SAFE_MODE_NSFW_THRESHOLD: probability.default(0.5),
   /** `nsfwjs` (MobileNetV2 on the tfjs WebAssembly backend), or `off`: then safe mode blurs every output (fail closed). */
   SAFE_MODE_CLASSIFIER: z.enum(['nsfwjs', 'off']).default('nsfwjs'),
+  /** Video jobs (docs/video.md). */
+  ...videoEnv,
 });
-export type MediaConfig = z.infer<typeof mediaConfigSchema>;
-export const loadServiceConfig = (): MediaConfig => loadConfig('media', mediaConfigSchema);
+export type MediaConfig = Omit<z.infer<typeof mediaConfigSchema>, 'VIDEO_QUEUE_PREFIX'> & VideoConfig;
+export const loadServiceConfig = (): MediaConfig => {
+  const config = loadConfig('media', mediaConfigSchema);
+  return { ...config, VIDEO_QUEUE_PREFIX: config.VIDEO_QUEUE_PREFIX ?? `${config.REDIS_KEY_PREFIX}video-jobs` };
+};
 export const MEDIA_CONFIG = Symbol('MEDIA_CONFIG');

@@ -27,4 +27,9 @@ describe('bench arguments', () => {
     expect(() => parse(['--connections', 'many'])).toThrow(/--connections/);
     expect(() => parse(['--no-platform-start', '--url', 'http://x', '--profile'])).toThrow(/--profile/);
   });
+
+  it('counts metrics unless --no-metrics (the baseline run)', () => {
+    expect(parse([]).metrics).toBe(true);
+    expect(parse(['--no-metrics']).metrics).toBe(false);
+  });
 });

@@ -20,6 +20,7 @@ export const USAGE = `Usage: npm run bench:gateway -- [options]
   --model <id>            catalog model id (default bench-upstream)
   --start-timeout <s>     seconds to wait for the platform's /healthz (default 600)
   --out <file>            JSON results (default bench/gateway-overhead/last-run.json)
+  --no-metrics            start the platform with METRICS_ENABLED=false (the baseline of the metrics' cost)
   --profile               CPU profiles of the platform's processes (node --cpu-prof), summarized for
                           the measured runs only (files in tmp/bench-gateway-overhead/profiles)`;
 
@@ -41,6 +42,8 @@ export interface BenchOptions {
   out: string;
   /** Profile the platform it starts and summarize the measured runs. */
   profile: boolean;
+  /** The platform it starts counts no metrics (METRICS_ENABLED=false). */
+  metrics: boolean;
   help: boolean;
 }
 
@@ -64,6 +67,7 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv, root: str
       'start-timeout': { type: 'string' },
       out: { type: 'string' },
       profile: { type: 'boolean' },
+      'no-metrics': { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });
@@ -89,6 +93,7 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv, root: str
     startTimeoutSeconds: num('start-timeout', values['start-timeout'], 600, 1),
     out: path.resolve(root, values.out ?? 'bench/gateway-overhead/last-run.json'),
     profile: values.profile ?? false,
+    metrics: !values['no-metrics'],
     help: values.help ?? false,
   };
 }

@@ -187,6 +187,8 @@ async function measurePlatform(root: string, upstreamBaseUrl: string, options: B
       BILLING_DATABASE_URL: process.env.BENCH_BILLING_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/svc_bench_billing',
       // Per-minute limits would refuse a load test; their cost is measured by bench:ratelimit.
       RATE_LIMITS_ENABLED: 'false',
+      // The baseline of the metrics' hot-path cost (bench/RESULTS.md): same platform, nothing counted.
+      ...(options.metrics ? {} : { METRICS_ENABLED: 'false' }),
       SVC_BOOTSTRAP_CREDITS_USD: '1000000',
       LOG_LEVEL: 'warn',
       // `npm run bench:gateway` has just built; the platform must run what this benchmark was built with.
@@ -195,7 +197,7 @@ async function measurePlatform(root: string, upstreamBaseUrl: string, options: B
       // tools/start passes SVC_NODE_ARGS to every service; profiles are written when they exit.
       ...(options.profile ? { SVC_NODE_ARGS: `${process.env.SVC_NODE_ARGS ?? ''} --cpu-prof --cpu-prof-dir=${profileDir}`.trim() } : {}),
     };
-    say(`starting the platform on port ${port} (log: ${path.relative(root, logDir)}/platform.log)`);
+    say(`starting the platform on port ${port}${options.metrics ? '' : ', metrics off'} (log: ${path.relative(root, logDir)}/platform.log)`);
     const platform = await startPlatform(root, env, port, path.join(logDir, 'platform.log'), options.startTimeoutSeconds * 1000);
     cleanups.push(platform.stop);
     baseUrl = platform.baseUrl;

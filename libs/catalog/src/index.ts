@@ -1,3 +1,4 @@
+export * from './augment-tools';
 export * from './catalog.schema';
 export * from './catalog';
 export * from './load-catalog';

@@ -12,7 +12,7 @@ export function toModelView(model: ModelDefinition): Record<string, unknown> {
     modelSource: model.modelSource ?? (model.engine.kind.startsWith('embedded-') ? 'embedded' : 'upstream'),
     pricing: model.pricing,
     traits: model.traits,
-    constraints: model.constraints,
+    constraints: publicConstraints(model.constraints),
   };
   if (isText) {
     spec.availableContextTokens = model.availableContextTokens;
@@ -31,4 +31,10 @@ export function toModelView(model: ModelDefinition): Record<string, unknown> {
   const view: Record<string, unknown> = { id: model.id, object: 'model', type: model.type, created: model.created, owned_by: 'svc', model_spec: spec };
   if (isText && model.availableContextTokens) view.context_length = model.availableContextTokens;
   return view;
+}
+
+/** The operator's region policy of a video model (`regionBlock`: header, countries, address ranges) is not published. */
+function publicConstraints(constraints: Record<string, unknown>): Record<string, unknown> {
+  const { regionBlock: _regionBlock, ...shown } = constraints;
+  return shown;
 }

@@ -28,4 +28,12 @@ export const commonEnv = {
   LOG_LEVEL: logLevel,
   /** Milliseconds a service has to answer a request/reply call before the caller gives up. */
   RPC_TIMEOUT_MS: positiveInt(30_000),
+  /**
+   * At SIGTERM, how long requests and streams in flight get to finish after the process stopped
+   * taking new ones (docs/operations.md, "Lifecycle"). Keep it under the orchestrator's kill
+   * timeout (Kubernetes terminationGracePeriodSeconds).
+   */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
+  /** Services only: port of their /livez and /readyz probes over HTTP; 0 (default) serves none. */
+  HEALTH_PORT: z.coerce.number().int().min(0).max(65_535).default(0),
 };

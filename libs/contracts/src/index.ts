@@ -10,5 +10,8 @@ export * from './stream';
 export * from './embeddings';
 export * from './augment';
 export * from './audio';
+export * from './video';
+export * from './x402';
+export * from './wallet-auth';
 export * from './request-schemas';
 export * from './schemas';

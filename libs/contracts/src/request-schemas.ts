@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   audioJobRefSchema,
+  cloneVoiceRequestSchema,
   probeAudioRequestSchema,
   queueAudioRequestSchema,
   retrieveAudioRequestSchema,
@@ -24,9 +25,11 @@ import {
 } from './characters/schemas';
 import { createEmbeddingsRequestSchema } from './embeddings/schemas';
 import { EMBEDDINGS } from './embeddings/subjects';
-import { imageEditRequestSchema, imageGenerateRequestSchema, imageUpscaleRequestSchema } from './media/schemas';
+import { imageBackgroundRemoveRequestSchema, imageEditRequestSchema, imageGenerateRequestSchema, imageUpscaleRequestSchema } from './media/schemas';
 import { MEDIA } from './media/subjects';
 import { RpcRequest, RpcSubject } from './rpc';
+import { downloadVideoRequestSchema, probeVideoRequestSchema, queueVideoRequestSchema, retrieveVideoRequestSchema, videoJobRefSchema } from './video/schemas';
+import { VIDEO } from './video/subjects';
 
 /**
  * The runtime schema of a subject's request, where one exists: the receiving service's NATS server
@@ -51,6 +54,7 @@ export const REQUEST_SCHEMAS = {
   [MEDIA.IMAGE_GENERATE]: imageGenerateRequestSchema,
   [MEDIA.IMAGE_EDIT]: imageEditRequestSchema,
   [MEDIA.IMAGE_UPSCALE]: imageUpscaleRequestSchema,
+  [MEDIA.IMAGE_BACKGROUND_REMOVE]: imageBackgroundRemoveRequestSchema,
   [AUDIO.SPEECH]: speechRequestSchema,
   [AUDIO.SPEECH_STREAM]: streamSpeechRequestSchema,
   [AUDIO.PROBE]: probeAudioRequestSchema,
@@ -58,9 +62,15 @@ export const REQUEST_SCHEMAS = {
   [AUDIO.QUEUE]: queueAudioRequestSchema,
   [AUDIO.RETRIEVE]: retrieveAudioRequestSchema,
   [AUDIO.COMPLETE]: audioJobRefSchema,
+  [AUDIO.CLONE_VOICE]: cloneVoiceRequestSchema,
   [AUGMENT.SEARCH]: augmentSearchRequestSchema,
   [AUGMENT.SCRAPE]: augmentScrapeRequestSchema,
   [AUGMENT.PARSE_TEXT]: augmentParseTextRequestSchema,
+  [VIDEO.PROBE]: probeVideoRequestSchema,
+  [VIDEO.QUEUE]: queueVideoRequestSchema,
+  [VIDEO.RETRIEVE]: retrieveVideoRequestSchema,
+  [VIDEO.COMPLETE]: videoJobRefSchema,
+  [VIDEO.DOWNLOAD]: downloadVideoRequestSchema,
 } satisfies Partial<Record<RpcSubject, z.ZodType>>;
 
 export const requestSchemaOf = (subject: string): z.ZodType | undefined => (REQUEST_SCHEMAS as Partial<Record<string, z.ZodType>>)[subject];

@@ -7,11 +7,25 @@ import { EmbeddingsRpc } from './embeddings/subjects';
 import { HealthReply, HealthRequest, HealthSubject } from './health/health';
 import { KeysEvents, KeysRpc } from './keys/subjects';
 import { MediaRpc } from './media/subjects';
+import { VideoRpc } from './video/subjects';
+import { WalletAuthRpc } from './wallet-auth/subjects';
+import { X402Rpc } from './x402/subjects';
 
 export type HealthRpc = Record<HealthSubject, { req: HealthRequest; res: HealthReply }>;
 
 /** Every request/reply subject with its request and reply types. */
-export type RpcMap = KeysRpc & ChatRpc & BillingRpc & HealthRpc & MediaRpc & CharactersRpc & AudioRpc & EmbeddingsRpc & AugmentRpc;
+export type RpcMap = KeysRpc &
+  ChatRpc &
+  BillingRpc &
+  HealthRpc &
+  MediaRpc &
+  CharactersRpc &
+  AudioRpc &
+  EmbeddingsRpc &
+  AugmentRpc &
+  X402Rpc &
+  WalletAuthRpc &
+  VideoRpc;
 export type RpcSubject = keyof RpcMap;
 export type RpcRequest<S extends RpcSubject> = RpcMap[S]['req'];
 export type RpcReply<S extends RpcSubject> = RpcMap[S]['res'];

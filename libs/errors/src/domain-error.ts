@@ -8,7 +8,7 @@ import { statusOf } from './status';
  * `retryAfterSeconds` into a `retry-after` header and `openai` into OpenAI's error body.
  */
 export interface ErrorSignals {
-  /** Whole seconds a client should wait before trying again (429, 503). */
+  /** Seconds a client should wait before trying again (429, 503); fractions carry ms precision (`retry-after-ms`). */
   retryAfterSeconds?: number;
   openai?: OpenAiErrorFields;
 }
@@ -72,7 +72,7 @@ export function isErrorPayload(value: unknown): value is ErrorPayload {
 }
 
 function validRetryAfter(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }
 
 function validOpenAi(value: unknown): value is OpenAiErrorFields {

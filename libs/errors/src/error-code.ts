@@ -17,6 +17,8 @@ export enum ErrorCode {
   UriTooLong = 'URI_TOO_LONG',
   UnsupportedMediaType = 'UNSUPPORTED_MEDIA_TYPE',
   Conflict = 'CONFLICT',
+  /** An endpoint that is retired for good (410), e.g. the sunset GET /billing/usage. */
+  Gone = 'GONE',
   RateLimited = 'RATE_LIMITED',
   Upstream = 'UPSTREAM_ERROR',
   ServiceUnavailable = 'SERVICE_UNAVAILABLE',

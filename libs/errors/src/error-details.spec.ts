@@ -1,4 +1,14 @@
-import { CONTEXT_LENGTH_EXCEEDED, contextLengthExceeded, DomainError, ErrorCode, ErrorPayload, detailsFromIssues, isContextLengthExceeded, statusOf } from '.';
+import {
+  CONTEXT_LENGTH_EXCEEDED,
+  contextLengthExceeded,
+  contextLengthExceededAs,
+  DomainError,
+  ErrorCode,
+  ErrorPayload,
+  detailsFromIssues,
+  isContextLengthExceeded,
+  statusOf,
+} from '.';
 
 describe('DetailedError details', () => {
   it('nests issues by field path with _errors at each level', () => {
@@ -39,5 +49,16 @@ describe('DetailedError details', () => {
     const forged = DomainError.fromPayload({ code: ErrorCode.Validation, message: 'x', retryAfterSeconds: -1, openai: { code: 1 } } as unknown as ErrorPayload);
     expect([forged.retryAfterSeconds, forged.openai]).toEqual([undefined, undefined]);
     expect(new DomainError(ErrorCode.Internal, 'plain').toPayload()).toEqual({ code: ErrorCode.Internal, message: 'plain' });
+  });
+
+  it('renames the field a context-length error blames, keeping the counts (Responses API: input)', () => {
+    const asInput = contextLengthExceededAs(contextLengthExceeded(3000, 2048), 'input');
+    expect(asInput.openai).toEqual({ type: 'invalid_request_error', code: CONTEXT_LENGTH_EXCEEDED, param: 'input' });
+    expect(asInput.message).toBe(
+      "This model's maximum context length is 2048 tokens. However, your input resulted in 3000 tokens. Please reduce the length of the input.",
+    );
+    expect(contextLengthExceededAs(contextLengthExceeded(), 'input').message).toBe(
+      "The input exceeds this model's maximum context length. Please reduce the length of the input.",
+    );
   });
 });

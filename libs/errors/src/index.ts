@@ -4,3 +4,4 @@ export * from './error-details';
 export * from './domain-error';
 export * from './openai-error';
 export * from './http-body';
+export * from './error-schemas';

@@ -42,3 +42,12 @@ export function contextLengthExceeded(promptTokens?: number, contextTokens?: num
 export function isContextLengthExceeded(err: unknown): err is DomainError {
   return err instanceof DomainError && err.openai?.code === CONTEXT_LENGTH_EXCEEDED;
 }
+
+/**
+ * The same context-length error naming another request field: the Responses API sends chat
+ * messages as `input`, so its clients expect `param: "input"` (with the counts kept).
+ */
+export function contextLengthExceededAs(err: DomainError, param: 'messages' | 'input'): DomainError {
+  const counts = /maximum context length is (\d+) tokens\. However, your \w+ resulted in (\d+) tokens/.exec(err.message);
+  return counts ? contextLengthExceeded(Number(counts[2]), Number(counts[1]), param) : contextLengthExceeded(undefined, undefined, param);
+}

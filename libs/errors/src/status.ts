@@ -24,6 +24,8 @@ export function statusOf(code: ErrorCode): number {
       return 408;
     case ErrorCode.Conflict:
       return 409;
+    case ErrorCode.Gone:
+      return 410;
     case ErrorCode.PayloadTooLarge:
       return 413;
     case ErrorCode.UriTooLong:

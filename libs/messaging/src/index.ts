@@ -10,3 +10,8 @@ export * from './bootstrap-service';
 export * from './svc-nats.server';
 export * from './heartbeats';
 export * from './service-logger';
+export * from './retry-if-unavailable';
+export * from './in-flight';
+export * from './probe-server';
+export * from './service-metrics';
+export * from './unavailable-dependency';

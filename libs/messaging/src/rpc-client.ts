@@ -2,6 +2,7 @@ import { createInbox, headers as natsHeaders, Msg, NatsConnection, Subscription 
 import { EventMap, EventSubject, RpcReply, RpcRequest, RpcSubject } from '@svc/contracts';
 import { DomainError, ErrorCode, isErrorPayload } from '@svc/errors';
 import { NATS_HEADER } from '@svc/headers';
+import { injectActiveContext, RpcSpan, startRpcSpan } from '@svc/tracing';
 import { decodeJson, encodeJson, NestReplyPacket } from './wire';
 
 export interface CallOptions {
@@ -16,15 +17,34 @@ export interface CallOptions {
   idleTimeoutMs?: number;
 }
 
+export type RpcOutcome = 'ok' | 'error' | 'timeout' | 'unavailable';
+
+/**
+ * Told each call's round trip (from `send` to its reply or failure), e.g. the gateway's metrics.
+ * Injected at construction, never global; without one a call pays nothing for it.
+ */
+export interface RpcObserver {
+  observe(subject: string, seconds: number, outcome: RpcOutcome): void;
+}
+
 interface Pending {
   subject: string;
   resolve(msg: Msg): void;
   reject(err: DomainError): void;
   timer: NodeJS.Timeout;
   idle?: { ms: number; timer: NodeJS.Timeout };
+  /** Set while the connection is down: the call waits to be published on reconnect. */
+  parked?: () => void;
+  /** Sends it (again): "no responders" right after a reconnect may only mean the service has not subscribed again yet. */
+  resend?: () => void;
 }
 
 const NO_RESPONDERS = 503;
+/** After a reconnect, services subscribe again within about this long (they reconnect every 0.5 s). */
+const RESUBSCRIBE_GRACE_MS = 2_000;
+const RESEND_AFTER_MS = 100;
+/** Events emitted while disconnected are sent on reconnect, up to this many (then dropped, as nats.js would). */
+const MAX_PARKED_EVENTS = 10_000;
 
 /**
  * The one way to call a service: typed subjects, request ids in headers, errors as DomainError.
@@ -32,28 +52,73 @@ const NO_RESPONDERS = 503;
  * Replies arrive on one wildcard inbox subscription and are matched by token. (nats.js's own
  * `request()` does the same, but allocates several Error objects per call, which showed up in
  * the gateway's profile at thousands of requests per second.)
+ *
+ * While the NATS connection is down (a NATS restart), nats.js drops what is published, so a call
+ * would wait out its whole timeout and, with its reply lost, so would every call after it that
+ * shares its result (a key verification). Instead, a call made while disconnected is held and
+ * published on reconnect (within its own timeout), and a call in flight when the connection
+ * drops fails at once unless it has heartbeats (`idleTimeoutMs`): its reply, if the service sent
+ * it meanwhile, is lost, while a long call with heartbeats may still be answered after the
+ * reconnect, and its idle timer tells otherwise. A call that finds no responder in the first 2 s
+ * after a reconnect is sent again every 100 ms: its service may not have subscribed again yet,
+ * and "no responders" means nobody got it.
  */
 export class RpcClient {
   private readonly inbox = createInbox();
   private readonly pending = new Map<string, Pending>();
   private readonly sub: Subscription;
   private sequence = 0;
+  private connected = true;
+  private parkedEvents: (() => void)[] = [];
+  private reconnectedAt = 0;
 
   constructor(
     private readonly nc: NatsConnection,
     private readonly defaultTimeoutMs: number,
+    /**
+     * A call that may take longer than this and names no `idleTimeoutMs` gets this one: a service
+     * that dies holding it is noticed in this time, not at its (maybe minutes long) timeout.
+     */
+    private readonly longCallIdleMs?: number,
+    private readonly observer?: RpcObserver,
   ) {
     this.sub = nc.subscribe(`${this.inbox}.*`, { callback: (_err, msg) => this.onReply(msg) });
+    void this.watchConnection();
   }
 
-  async send<S extends RpcSubject>(subject: S, data: RpcRequest<S>, options: CallOptions = {}): Promise<RpcReply<S>> {
+  send<S extends RpcSubject>(subject: S, data: RpcRequest<S>, options: CallOptions = {}): Promise<RpcReply<S>> {
+    // With tracing off (the default), startRpcSpan is one branch and returns nothing.
+    const span = startRpcSpan(subject, options.requestId);
+    if (!this.observer && !span) return this.call(subject, data, options);
+    return this.observed(subject, data, options, span);
+  }
+
+  private async observed<S extends RpcSubject>(subject: S, data: RpcRequest<S>, options: CallOptions, span: RpcSpan | undefined): Promise<RpcReply<S>> {
+    const startedAt = performance.now();
+    try {
+      const reply = await this.call(subject, data, options, span);
+      this.observer?.observe(subject, (performance.now() - startedAt) / 1000, 'ok');
+      span?.end();
+      return reply;
+    } catch (err) {
+      const outcome = outcomeOf(err);
+      this.observer?.observe(subject, (performance.now() - startedAt) / 1000, outcome);
+      span?.end(outcome);
+      throw err;
+    }
+  }
+
+  private async call<S extends RpcSubject>(subject: S, data: RpcRequest<S>, options: CallOptions, span?: RpcSpan): Promise<RpcReply<S>> {
+    const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
+    const idleTimeoutMs = options.idleTimeoutMs ?? (this.longCallIdleMs && timeoutMs > this.longCallIdleMs ? this.longCallIdleMs : undefined);
     const token = (++this.sequence).toString(36);
     const replyTo = `${this.inbox}.${token}`;
     const h = natsHeaders();
     if (options.requestId) h.set(NATS_HEADER.requestId, options.requestId);
-    if (options.idleTimeoutMs) {
+    span?.inject(h);
+    if (idleTimeoutMs) {
       h.set(NATS_HEADER.heartbeatTo, replyTo);
-      h.set(NATS_HEADER.heartbeatMs, String(Math.max(50, Math.floor(options.idleTimeoutMs / 4))));
+      h.set(NATS_HEADER.heartbeatMs, String(Math.max(50, Math.floor(idleTimeoutMs / 4))));
     }
     const payload = encodeJson({ pattern: subject, data, id: token });
     const msg = await new Promise<Msg>((resolve, reject) => {
@@ -64,20 +129,32 @@ export class RpcClient {
         reject(err);
       };
       const timer = setTimeout(
-        () => fail(new DomainError(ErrorCode.Timeout, `The ${serviceOf(subject)} service did not answer in time.`)),
-        options.timeoutMs ?? this.defaultTimeoutMs,
+        () =>
+          fail(
+            this.pending.get(token)?.parked
+              ? busUnavailable() // never sent: the connection stayed down
+              : new DomainError(ErrorCode.Timeout, `The ${serviceOf(subject)} service did not answer in time.`),
+          ),
+        timeoutMs,
       );
       const pending: Pending = { subject, resolve, reject, timer };
-      if (options.idleTimeoutMs) {
-        const ms = options.idleTimeoutMs;
-        pending.idle = { ms, timer: setTimeout(() => fail(stoppedResponding(subject)), ms) };
+      if (idleTimeoutMs) {
+        const ms = idleTimeoutMs;
+        pending.idle = { ms, timer: setTimeout(() => fail(pending.parked ? busUnavailable() : stoppedResponding(subject)), ms) };
       }
       this.pending.set(token, pending);
-      try {
-        this.nc.publish(subject, payload, { reply: replyTo, headers: h });
-      } catch {
-        fail(new DomainError(ErrorCode.ServiceUnavailable, 'The message bus is unavailable. Try again shortly.'));
-      }
+      const publish = () => {
+        pending.parked = undefined;
+        pending.idle?.timer.refresh(); // the service's heartbeats start now
+        try {
+          this.nc.publish(subject, payload, { reply: replyTo, headers: h });
+        } catch {
+          fail(busUnavailable());
+        }
+      };
+      if (this.connected) publish();
+      else pending.parked = publish;
+      pending.resend = publish;
     });
     const reply = decodeJson<NestReplyPacket<RpcReply<S>>>(msg.data);
     if (reply.err !== undefined && reply.err !== null) {
@@ -89,7 +166,11 @@ export class RpcClient {
   emit<S extends EventSubject>(subject: S, data: EventMap[S], options: { requestId?: string } = {}): void {
     const h = natsHeaders();
     if (options.requestId) h.set(NATS_HEADER.requestId, options.requestId);
-    this.nc.publish(subject, encodeJson({ pattern: subject, data }), { headers: h });
+    injectActiveContext(h);
+    const payload = encodeJson({ pattern: subject, data });
+    const publish = () => this.nc.publish(subject, payload, { headers: h });
+    if (this.connected) publish();
+    else if (this.parkedEvents.length < MAX_PARKED_EVENTS) this.parkedEvents.push(publish);
   }
 
   /** Fails every call still waiting (e.g. at shutdown). */
@@ -99,6 +180,31 @@ export class RpcClient {
       this.forget(token, pending);
       pending.reject(new DomainError(ErrorCode.ServiceUnavailable, 'The message bus connection closed.'));
     }
+  }
+
+  private async watchConnection(): Promise<void> {
+    for await (const status of this.nc.status()) {
+      if (status.type === 'disconnect') this.onDisconnect();
+      else if (status.type === 'reconnect') this.onReconnect();
+    }
+  }
+
+  private onDisconnect(): void {
+    this.connected = false;
+    for (const [token, pending] of this.pending) {
+      if (pending.parked || pending.idle) continue;
+      this.forget(token, pending);
+      pending.reject(new DomainError(ErrorCode.ServiceUnavailable, 'The message bus connection was lost. Try again shortly.'));
+    }
+  }
+
+  private onReconnect(): void {
+    this.connected = true;
+    this.reconnectedAt = Date.now();
+    for (const pending of [...this.pending.values()]) pending.parked?.();
+    const events = this.parkedEvents;
+    this.parkedEvents = [];
+    for (const publish of events) publish();
   }
 
   private forget(token: string, pending: Pending): void {
@@ -115,6 +221,12 @@ export class RpcClient {
       if (pending.idle) pending.idle.timer.refresh();
       return;
     }
+    if (msg.headers?.code === NO_RESPONDERS && pending.resend && Date.now() - this.reconnectedAt < RESUBSCRIBE_GRACE_MS) {
+      // Nobody took it: nothing was delivered, so it may go again (within its own timeout).
+      const resend = pending.resend;
+      setTimeout(() => this.pending.get(token) === pending && resend(), RESEND_AFTER_MS);
+      return;
+    }
     this.forget(token, pending);
     if (msg.headers?.code === NO_RESPONDERS) {
       pending.reject(new DomainError(ErrorCode.ServiceUnavailable, `The ${serviceOf(pending.subject)} service is unavailable. Try again shortly.`));
@@ -122,6 +234,16 @@ export class RpcClient {
       pending.resolve(msg);
     }
   }
+}
+
+function outcomeOf(err: unknown): RpcOutcome {
+  if (err instanceof DomainError && err.code === ErrorCode.Timeout) return 'timeout';
+  if (err instanceof DomainError && err.code === ErrorCode.ServiceUnavailable) return 'unavailable';
+  return 'error';
+}
+
+function busUnavailable(): DomainError {
+  return new DomainError(ErrorCode.ServiceUnavailable, 'The message bus is unavailable. Try again shortly.');
 }
 
 function stoppedResponding(subject: string): DomainError {

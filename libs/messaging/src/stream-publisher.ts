@@ -3,6 +3,7 @@ import { headers as natsHeaders, NatsConnection, Subscription } from 'nats';
 import { ControlMessage, FrameKind, StreamEnd, StreamOpenReply, StreamOpenRequest } from '@svc/contracts';
 import { ErrorPayload } from '@svc/errors';
 import { NATS_HEADER } from '@svc/headers';
+import { inFlight } from './in-flight';
 import { decodeJson } from './wire';
 
 export interface StreamPublisherOptions {
@@ -31,6 +32,8 @@ export class StreamPublisher {
   private creditWaiter: (() => void) | null = null;
   private readonly heartbeat: NodeJS.Timeout;
   private closed = false;
+  /** An open stream is in-flight work: a graceful shutdown waits for it to end. */
+  private readonly ended = inFlight.begin();
 
   constructor(
     private readonly nc: NatsConnection,
@@ -80,6 +83,7 @@ export class StreamPublisher {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.ended();
     clearInterval(this.heartbeat);
     this.sub.unsubscribe();
     this.creditWaiter?.();

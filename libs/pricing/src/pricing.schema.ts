@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { QualityTier } from '@svc/contracts';
+import { priceSchema } from './price.schema';
+import { videoPricingSchema } from './video-pricing.schema';
 
-/** A price in both currencies. Per million tokens, per image, per second... depending on the field. */
-export const priceSchema = z.object({ usd: z.number().nonnegative(), diem: z.number().nonnegative() });
-export type Price = z.infer<typeof priceSchema>;
+export { priceSchema, type Price } from './price.schema';
 
 export const QUALITY_TIERS = ['low', 'medium', 'high'] as const satisfies readonly QualityTier[];
 export type { QualityTier };
@@ -22,10 +22,11 @@ const qualityPrices = z.object({ low: priceSchema.optional(), medium: priceSchem
  * - tts: `input` per million characters, or `per_thousand_characters`.
  * - asr: `per_audio_second`. Music: `generation`, `per_second`, `durations` tiers or
  *   `per_thousand_characters`.
- * - video: `video.per_second[resolution]` (`video.audio_multiplier` when audio is on).
+ * - video: `video.*`, one rate per model (video-pricing.schema.ts, docs/video.md).
  * - blockchain JSON-RPC proxy: `per_credit`.
  * - text, web augmentation of a chat request (`svc_parameters`): `web_search` per search run,
  *   `web_scrape` per URL scraped successfully; unpriced means free.
+ * - a tool priced per call (the catalog's `augment` section): `per_request`.
  */
 export const modelPricingSchema = z.object({
   input: priceSchema.optional(),
@@ -51,9 +52,10 @@ export const modelPricingSchema = z.object({
   per_second: priceSchema.optional(),
   durations: z.record(z.string(), priceSchema.extend({ min_seconds: z.number().nonnegative(), max_seconds: z.number().nonnegative() })).optional(),
   per_thousand_characters: priceSchema.optional(),
-  video: z.object({ per_second: z.record(z.string(), priceSchema), audio_multiplier: z.number().positive().optional() }).optional(),
+  video: videoPricingSchema.optional(),
   per_credit: priceSchema.optional(),
   web_search: priceSchema.optional(),
   web_scrape: priceSchema.optional(),
+  per_request: priceSchema.optional(),
 });
 export type ModelPricing = z.infer<typeof modelPricingSchema>;

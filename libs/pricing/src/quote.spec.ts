@@ -43,6 +43,13 @@ describe('quote', () => {
     expect(quote('m', text, { kind: 'text', promptTokens: 13, completionTokens: 8, webSearches: 1, webScrapes: 2 }).total).toEqual({ usd: 290n, diem: 580n });
   });
 
+  it('prices a tool call per request (the /augment/* tools)', () => {
+    const q = quote('svc-augment-search', { per_request: { usd: 0.01, diem: 0.02 } }, { kind: 'request', requests: 1 });
+    expect(q.lines.map((l) => [l.type, l.sku, l.unitType, l.quantity])).toEqual([['Request', 'svc-augment-search-request', 'requests', 1]]);
+    expect(q.total).toEqual({ usd: 10_000_000n, diem: 20_000_000n });
+    expect(() => quote('m', text, { kind: 'request', requests: 1 })).toThrow(/per_request/);
+  });
+
   it('switches the whole request to extended rates above the context threshold', () => {
     const pricing = { ...text, extended: { context_token_threshold: 100, input: { usd: 1, diem: 1 }, output: { usd: 2, diem: 2 } } };
     expect(quote('m', pricing, { kind: 'text', promptTokens: 100, completionTokens: 1 }).total.usd).toBe(1_000n + 20n);

@@ -1,8 +1,9 @@
 import { addAmounts, Amounts, amountOf, divCeil, zeroAmounts } from './money';
 import { ModelPricing, Price, QualityTier } from './pricing.schema';
 import { BillableUsage, TextUsage } from './usage';
+import { videoLines } from './video-lines';
 
-export type UnitType = 'tokens' | 'images' | 'chars' | 'seconds' | 'credits' | 'generations' | 'requests';
+export type UnitType = 'tokens' | 'images' | 'chars' | 'seconds' | 'credits' | 'generations' | 'requests' | 'frames' | 'pixel-seconds';
 
 /** One priced part of a request: what the usage history shows as one row. */
 export interface QuoteLine {
@@ -80,15 +81,12 @@ function linesOf(model: string, p: ModelPricing, usage: BillableUsage): QuoteLin
       return [mk('Audio', 'asr-second', 'seconds', usage.audioMs, 1_000, p.per_audio_second, 'per_audio_second')];
     case 'music':
       return musicLines(model, p, usage);
-    case 'video': {
-      const perSecond = need(model, p.video?.per_second[usage.resolution], `video.per_second.${usage.resolution}`);
-      const factor = usage.audio && p.video?.audio_multiplier ? p.video.audio_multiplier : 1;
-      return [
-        priced(model, 'Video', `video-${usage.resolution}-second`, 'seconds', usage.seconds, 1, { usd: perSecond.usd * factor, diem: perSecond.diem * factor }),
-      ];
-    }
+    case 'video':
+      return videoLines(p.video, usage).map((l) => mk(l.type, l.what, l.unitType, l.quantity, l.perSkuUnit, l.price, l.field));
     case 'rpc':
       return [mk('Credits', 'rpc-credit', 'credits', usage.credits, 1, p.per_credit, 'per_credit')];
+    case 'request':
+      return [mk('Request', 'request', 'requests', usage.requests, 1, p.per_request, 'per_request')];
   }
 }
 

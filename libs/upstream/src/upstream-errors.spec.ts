@@ -1,7 +1,7 @@
 import { DomainError, ErrorCode } from '@svc/errors';
 import { SERVER_LABEL, UpstreamErrors, UpstreamKind } from '.';
 
-const KINDS: UpstreamKind[] = ['chat', 'embeddings', 'image', 'speech', 'transcription'];
+const KINDS: UpstreamKind[] = ['chat', 'embeddings', 'image', 'speech', 'transcription', 'video'];
 const known = { hosts: ['gpu-box.internal', 'sd-webui'], secrets: ['sk-operator-secret-123'] };
 const openAi = (message: string, code?: string) => JSON.stringify({ error: { message, type: 'invalid_request_error', code } });
 
@@ -102,7 +102,7 @@ describe('UpstreamErrors.http: one mapping for every engine kind', () => {
       expect(err.details).not.toHaveProperty('code');
       expect(DomainError.fromPayload(JSON.parse(JSON.stringify(err.toPayload()))).openai).toEqual(err.openai);
     }
-    for (const kind of ['image', 'speech', 'transcription'] as const) {
+    for (const kind of ['image', 'speech', 'transcription', 'video'] as const) {
       const err = new UpstreamErrors(kind).http(400, body);
       expect([err.status, err.openai, err.message]).toEqual([400, undefined, `The ${SERVER_LABEL[kind]} rejected the request: too long`]);
     }

@@ -1,5 +1,5 @@
 /** Every kind of engine that calls a server outside the platform. */
-export type UpstreamKind = 'chat' | 'embeddings' | 'image' | 'speech' | 'transcription';
+export type UpstreamKind = 'chat' | 'embeddings' | 'image' | 'speech' | 'transcription' | 'video';
 
 /** How messages name the server ("The model server timed out."). */
 export const SERVER_LABEL: Record<UpstreamKind, string> = {
@@ -8,6 +8,7 @@ export const SERVER_LABEL: Record<UpstreamKind, string> = {
   image: 'image server',
   speech: 'audio server',
   transcription: 'audio server',
+  video: 'video server',
 };
 
 /** The request field an upstream `context_length_exceeded` is about; absent: not a signal for that kind. */
@@ -17,4 +18,5 @@ export const CONTEXT_PARAM: Record<UpstreamKind, 'messages' | 'input' | undefine
   image: undefined,
   speech: undefined,
   transcription: undefined,
+  video: undefined,
 };

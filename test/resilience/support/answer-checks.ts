@@ -32,6 +32,11 @@ function isOpenAiError(body: unknown): boolean {
   return typeof e.message === 'string' && typeof e.type === 'string' && typeof e.code === 'string' && (e.param === null || typeof e.param === 'string');
 }
 
+/** x402's PaymentRequired body (`{x402Version, accepts, ...}`): the protocol's own 402, which x402 clients read (POST /x402/top-up). */
+function isX402Challenge(status: number, body: unknown): boolean {
+  return status === 402 && isPlainObject(body) && typeof body.x402Version === 'number' && Array.isArray(body.accepts);
+}
+
 /** What is wrong with an answer, in words; null when it is acceptable (a 2xx/3xx, or a 4xx in the one error shape). */
 export function problemOf(answer: RawAnswer, options: { openAiErrors?: boolean; bodiless?: boolean } = {}): string | null {
   if (answer.hung) return `no complete answer within ${answer.ms} ms (hang)`;
@@ -47,6 +52,6 @@ export function problemOf(answer: RawAnswer, options: { openAiErrors?: boolean; 
   } catch {
     return `answered ${answer.status} with a body that is not JSON: ${answer.body.toString().slice(0, 200)}`;
   }
-  if (isSpecError(body) || (options.openAiErrors && isOpenAiError(body))) return null;
+  if (isSpecError(body) || (options.openAiErrors && isOpenAiError(body)) || isX402Challenge(answer.status, body)) return null;
   return `answered ${answer.status} outside the error shape: ${answer.body.toString().slice(0, 200)}`;
 }

@@ -25,6 +25,9 @@ export const PLATFORM_ENV: Record<string, string> = {
   RATE_LIMITS_ENABLED: 'false',
   ABUSE_PROTECTION_ENABLED: 'false',
   LOG_LEVEL: 'warn',
+  // x402 top-ups offered (a 402 to fuzz); the facilitator is never reached without a valid signature.
+  X402_FACILITATOR_URL: 'http://127.0.0.1:9',
+  X402_BASE_PAY_TO: '0x1111111111111111111111111111111111111111',
 };
 
 export interface ResiliencePlatform {

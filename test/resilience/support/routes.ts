@@ -1,6 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { REPO_ROOT } from '@svc/config';
 import { FormPart } from './multipart';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -30,7 +27,7 @@ export const routeKey = (r: { method: string; path: string }) => `${r.method} ${
 /** The request path with params filled in and the query appended. */
 export function urlOf(route: Route, params = route.params, query = route.query): string {
   const filled = route.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params?.[name] ?? name));
-  const prefix = route.path === '/healthz' ? '' : '/api/v1';
+  const prefix = ['/healthz', '/livez', '/readyz'].includes(route.path) ? '' : '/api/v1';
   const qs = query && Object.keys(query).length ? `?${new URLSearchParams(query).toString()}` : '';
   return `${prefix}${filled}${qs}`;
 }
@@ -43,9 +40,17 @@ export function gatewayRoutes(fixtures: { png: Buffer; wav: Buffer }): Route[] {
   const slug = 'fuzz-character';
   return [
     { method: 'GET', path: '/healthz', baseline: 200 },
+    { method: 'GET', path: '/livez', baseline: 200 },
+    { method: 'GET', path: '/readyz', baseline: 200 },
     { method: 'GET', path: '/models', query: { type: 'text' }, baseline: 200 },
     { method: 'GET', path: '/models/traits', baseline: 200 },
     { method: 'GET', path: '/models/compatibility_mapping', baseline: 200 },
+    { method: 'GET', path: '/models/:id', params: { id: 'svc-zoo-chat' }, baseline: 200 },
+    { method: 'GET', path: '/openapi.yaml', baseline: 200 },
+    { method: 'GET', path: '/openapi.json', baseline: 200 },
+    { method: 'GET', path: '/docs', baseline: 200 },
+    // The smallest asset: a fuzz case re-sends it whole (the Swagger UI bundle is 1.7 MB).
+    { method: 'GET', path: '/docs/:asset', params: { asset: 'docs-init.js' }, baseline: 200 },
     {
       method: 'POST',
       path: '/chat/completions',
@@ -66,6 +71,28 @@ export function gatewayRoutes(fixtures: { png: Buffer; wav: Buffer }): Route[] {
         tools: [{ type: 'function', function: { name: 'paint', parameters: { type: 'object', properties: { colour: { type: 'string' } } } } }],
         svc_parameters: { disable_thinking: true },
         user: 'fuzz',
+      },
+    },
+    {
+      method: 'POST',
+      path: '/responses',
+      openAiErrors: true,
+      baseline: 402,
+      json: {
+        model: 'default',
+        instructions: 'Be brief.',
+        input: [
+          { role: 'user', content: [{ type: 'input_text', text: 'Name a colour.' }] },
+          { type: 'function_call', call_id: 'call_1', name: 'paint', arguments: '{}' },
+          { type: 'function_call_output', call_id: 'call_1', output: 'done' },
+        ],
+        max_output_tokens: 8,
+        temperature: 0.5,
+        top_p: 0.9,
+        text: { format: { type: 'json_schema', name: 'colour', schema: { type: 'object', properties: { name: { type: 'string' } } } } },
+        tools: [{ type: 'function', name: 'paint', parameters: { type: 'object', properties: { colour: { type: 'string' } } } }],
+        store: false,
+        svc_parameters: { disable_thinking: true },
       },
     },
     { method: 'POST', path: '/embeddings', baseline: 402, json: { model: 'text-embedding-3-small', input: ['a lamp', 'a light'], encoding_format: 'float' } },
@@ -94,6 +121,8 @@ export function gatewayRoutes(fixtures: { png: Buffer; wav: Buffer }): Route[] {
       ],
     },
     { method: 'POST', path: '/image/upscale', baseline: 402, json: { image, scale: 2 } },
+    { method: 'POST', path: '/image/multi-edit', baseline: 402, json: { images: [image, image], prompt: 'make them blue' } },
+    { method: 'POST', path: '/image/background-remove', baseline: 402, json: { image } },
     { method: 'POST', path: '/audio/speech', baseline: 402, json: { model: 'tts-1', voice: 'slt', input: 'Hello there.', response_format: 'wav', speed: 1 } },
     {
       method: 'POST',
@@ -105,17 +134,43 @@ export function gatewayRoutes(fixtures: { png: Buffer; wav: Buffer }): Route[] {
         { name: 'response_format', value: 'json' },
       ],
     },
+    {
+      method: 'POST',
+      path: '/audio/translations',
+      baseline: 402,
+      form: [
+        { name: 'file', value: fixtures.wav, filename: 'tone.wav', contentType: 'audio/wav' },
+        { name: 'model', value: 'whisper-1' },
+        { name: 'response_format', value: 'json' },
+      ],
+    },
+    // The embedded Flite cannot clone a voice: a 400 saying so, before any credit is asked for.
+    {
+      method: 'POST',
+      path: '/audio/voices',
+      baseline: 400,
+      form: [
+        { name: 'file', value: fixtures.wav, filename: 'voice.wav', contentType: 'audio/wav' },
+        { name: 'model', value: 'svc-flite' },
+      ],
+    },
     { method: 'POST', path: '/audio/quote', baseline: 200, json: { model: 'svc-flite', character_count: 120 } },
     { method: 'POST', path: '/audio/queue', baseline: 402, json: { model: 'svc-flite', prompt: 'A short chapter.', response_format: 'mp3' } },
     { method: 'POST', path: '/audio/retrieve', baseline: 404, json: { model: 'svc-flite', queue_id: UUID } },
     { method: 'POST', path: '/audio/complete', baseline: 404, json: { model: 'svc-flite', queue_id: UUID } },
-    // No search provider is configured in tests (400 that says so); the scrape URL is refused by the SSRF guard.
-    { method: 'POST', path: '/augment/search', baseline: 400, json: { query: 'lamps', limit: 3 } },
-    { method: 'POST', path: '/augment/scrape', baseline: 400, json: { url: 'http://127.0.0.1/page' }, keep: ['url'] },
+    { method: 'POST', path: '/video/quote', baseline: 200, json: { model: 'svc-zoo-video', duration: '2s', resolution: '256p' } },
+    { method: 'POST', path: '/video/queue', baseline: 402, json: { model: 'svc-zoo-video', prompt: 'a red circle', duration: '2s', resolution: '256p' } },
+    { method: 'POST', path: '/video/retrieve', baseline: 404, json: { model: 'svc-zoo-video', queue_id: UUID } },
+    { method: 'POST', path: '/video/complete', baseline: 404, json: { model: 'svc-zoo-video', queue_id: UUID } },
+    { method: 'GET', path: '/video/download/:queueId', params: { queueId: UUID }, baseline: 403 },
+    // The augment tools are billed (issue 18): admission stops them before the service looks at the
+    // query or the URL (the SSRF guard is checked with a funded key in findings.ts).
+    { method: 'POST', path: '/augment/search', baseline: 402, json: { query: 'lamps', limit: 3 } },
+    { method: 'POST', path: '/augment/scrape', baseline: 402, json: { url: 'http://127.0.0.1/page' }, keep: ['url'] },
     {
       method: 'POST',
       path: '/augment/text-parser',
-      baseline: 200,
+      baseline: 402,
       form: [
         { name: 'file', value: 'A lamp in the dark.\n', filename: 'notes.txt', contentType: 'text/plain' },
         { name: 'response_format', value: 'json' },
@@ -132,10 +187,31 @@ export function gatewayRoutes(fixtures: { png: Buffer; wav: Buffer }): Route[] {
     { method: 'PATCH', path: '/api_keys', baseline: 404, json: { id: UUID, description: 'fuzz again', modelPrivacy: 'PRIVATE_TEXT' } },
     { method: 'DELETE', path: '/api_keys', query: { id: UUID }, baseline: 404 },
     { method: 'GET', path: '/api_keys/rate_limits', baseline: 200 },
+    { method: 'GET', path: '/api_keys/generate_web3_key', baseline: 200 },
+    // A well-formed request whose token was not issued by the platform: 401, so every mutation is a 4xx too.
+    {
+      method: 'POST',
+      path: '/api_keys/generate_web3_key',
+      baseline: 401,
+      json: { apiKeyType: 'INFERENCE', address: '0x45B73055F3aDcC4577Bb709db10B19d11b5c94eE', signature: `0x${'11'.repeat(65)}`, token: 'w3k.e30.AAAA' },
+    },
     { method: 'GET', path: '/api_keys/rate_limits/log', baseline: 200 },
     { method: 'GET', path: '/billing/balance', baseline: 200 },
     { method: 'GET', path: '/billing/usage-history', query: { currency: 'USD', startTimestamp: '2026-01-01T00:00:00Z', pageSize: '10' }, baseline: 200 },
+    // Retired in the reference: a 410 naming its successor, whatever is asked.
+    { method: 'GET', path: '/billing/usage', baseline: 410 },
     { method: 'GET', path: '/billing/usage-analytics', query: { lookback: '7d' }, baseline: 200 },
+    // x402: the top-up is public (402 with the payment options: support/platform.ts configures a pay-to);
+    // a wallet that is not the caller's account's is a 403.
+    { method: 'POST', path: '/x402/top-up', baseline: 402 },
+    { method: 'GET', path: '/x402/balance/:walletAddress', params: { walletAddress: '0x1111111111111111111111111111111111111111' }, baseline: 403 },
+    {
+      method: 'GET',
+      path: '/x402/transactions/:walletAddress',
+      params: { walletAddress: '0x1111111111111111111111111111111111111111' },
+      query: { limit: '5', offset: '0' },
+      baseline: 403,
+    },
     {
       method: 'POST',
       path: '/characters',
@@ -151,18 +227,5 @@ export function gatewayRoutes(fixtures: { png: Buffer; wav: Buffer }): Route[] {
   ];
 }
 
-/** `METHOD /path` of every route the gateway's controllers declare, read from their decorators. */
-export function declaredRoutes(): string[] {
-  const root = path.join(REPO_ROOT, 'apps/gateway/src');
-  const files = (readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.controller.ts'));
-  const routes: string[] = [];
-  for (const file of files) {
-    const source = readFileSync(path.join(root, file), 'utf8');
-    const base = /@Controller\((?:'([^']*)')?\)/.exec(source)?.[1] ?? '';
-    for (const [, method, sub] of source.matchAll(/@(Get|Post|Patch|Delete|Put)\((?:'([^']*)')?\)/g)) {
-      const joined = `/${[base, sub ?? ''].filter(Boolean).join('/')}`;
-      routes.push(`${method.toUpperCase()} ${joined}`);
-    }
-  }
-  return routes.sort();
-}
+/** `METHOD /path` of every route the gateway's controllers declare (shared with the e2e tenant-isolation table). */
+export { declaredRoutes } from '@svc/testing';

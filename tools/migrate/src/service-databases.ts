@@ -8,9 +8,9 @@ export interface ServiceDatabase {
   defaultDatabase: string;
 }
 
-// Add wallet here when it gets a schema: { service: 'wallet', urlEnv: 'WALLET_DATABASE_URL', defaultDatabase: 'svc_wallet' }.
 export const SERVICE_DATABASES: readonly ServiceDatabase[] = [
   { service: 'keys', urlEnv: 'KEYS_DATABASE_URL', defaultDatabase: 'svc_keys' },
   { service: 'billing', urlEnv: 'BILLING_DATABASE_URL', defaultDatabase: 'svc_billing' },
   { service: 'chat', urlEnv: 'CHAT_DATABASE_URL', defaultDatabase: 'svc_chat' },
+  { service: 'wallet', urlEnv: 'WALLET_DATABASE_URL', defaultDatabase: 'svc_wallet' },
 ];

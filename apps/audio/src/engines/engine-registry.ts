@@ -3,15 +3,18 @@ import { DomainError, ErrorCode } from '@svc/errors';
 import { Logger } from '@svc/logging';
 import { SpeechEngine, TranscriptionEngine } from './engine';
 import { FliteSpeechEngine } from './flite/flite-speech.engine';
+import { DebianSphinxDecoder } from './pocketsphinx/debian-decoder';
 import { PocketsphinxEngine } from './pocketsphinx/pocketsphinx.engine';
+import { SphinxDecoder } from './pocketsphinx/sphinx-decoder';
+import { WasmSphinxDecoder } from './pocketsphinx/wasm-decoder';
 import { OpenAIAudioEngine } from './upstream/openai-audio.engine';
 
 type AnyEngine = SpeechEngine | TranscriptionEngine;
 
 /**
- * The engines of the catalog's `tts` and `asr` models. An engine that cannot start (a missing
- * Debian package, say) is logged with what to install and its model answers 503; the others
- * are served.
+ * The engines of the catalog's `tts` and `asr` models. An engine that cannot start (a
+ * PocketSphinx model with `decoder: debian` and no Debian package, say) is logged with what to
+ * install and its model answers 503; the others are served.
  */
 export class AudioEngineRegistry {
   private readonly speech = new Map<string, SpeechEngine>();
@@ -36,7 +39,8 @@ export class AudioEngineRegistry {
         const started = Date.now();
         try {
           await engine.ready();
-          this.logger.info({ model: id, kind: engine.kind, ms: Date.now() - started }, 'audio engine ready');
+          const decoder = engine instanceof PocketsphinxEngine ? { decoder: engine.decoder } : {};
+          this.logger.info({ model: id, kind: engine.kind, ...decoder, ms: Date.now() - started }, 'audio engine ready');
         } catch (err) {
           const reason = err instanceof Error ? err.message : String(err);
           this.failures.set(id, reason);
@@ -81,8 +85,15 @@ export class AudioEngineRegistry {
   }
 
   private createTranscription(id: string, engine: EngineConfig): TranscriptionEngine {
-    if (engine.kind === 'embedded-pocketsphinx')
-      return new PocketsphinxEngine({ binary: engine.binary, modelDir: engine.modelDir, timeoutPerAudioSecondMs: 4_000 });
+    if (engine.kind === 'embedded-pocketsphinx') {
+      const debian = new DebianSphinxDecoder(engine.binary, engine.modelDir);
+      const decoders: Record<typeof engine.decoder, SphinxDecoder[]> = {
+        auto: [debian, new WasmSphinxDecoder()],
+        debian: [debian],
+        wasm: [new WasmSphinxDecoder()],
+      };
+      return new PocketsphinxEngine({ decoders: decoders[engine.decoder], timeoutPerAudioSecondMs: 4_000 });
+    }
     if (engine.kind === 'openai-compatible') return this.upstream(engine);
     throw new Error(`Model ${id} is an asr model but its engine ${engine.kind} does not transcribe.`);
   }

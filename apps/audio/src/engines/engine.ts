@@ -6,6 +6,8 @@ export interface SpeakRequest {
   format: SpeechFormat;
   speed: number;
   language?: string;
+  /** OpenAI's delivery instructions; engines that cannot use them ignore them. */
+  instructions?: string;
   signal: AbortSignal;
   /** Called after each piece of the input is synthesized (asynchronous jobs report progress). */
   onProgress?: (done: number, total: number) => void;
@@ -28,6 +30,8 @@ export interface SpeechEngine {
   readonly kind: 'embedded' | 'upstream';
   ready(): Promise<void>;
   speak(request: SpeakRequest, onAudio?: OnAudio): Promise<SpeakResult>;
+  /** Registers a voice sample under `handle` (later passed as `voice`); absent: the engine cannot clone. */
+  cloneVoice?(sample: Buffer, handle: string, signal: AbortSignal): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -38,6 +42,8 @@ export interface TranscribeRequest {
   durationMs: number;
   language?: string;
   timestamps: boolean;
+  /** `translate`: English text whatever the spoken language (engines that only know English transcribe). */
+  task?: 'transcribe' | 'translate';
   signal: AbortSignal;
 }
 

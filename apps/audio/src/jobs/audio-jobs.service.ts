@@ -6,8 +6,9 @@ import { BlobStore, MAX_BLOB_BYTES } from '@svc/blob-store';
 import { Catalog } from '@svc/catalog';
 import { AudioJobRef, CompleteAudioReply, QueueAudioReply, QueueAudioRequest, RetrieveAudioReply, RetrieveAudioRequest } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
-import { JOB_CONNECTIONS, JobConnections } from '@svc/jobs';
+import { isFinalAttempt, JOB_CONNECTIONS, JobConnections, retriedJobOptions, startJobWorker } from '@svc/jobs';
 import { Logger } from '@svc/logging';
+import { gaugeSource } from '@svc/messaging';
 import { BillingSettler } from '@svc/billing-client';
 import { AudioPayloads } from '../audio-payloads';
 import { modelOfType } from '../audio-models';
@@ -31,6 +32,7 @@ const DEFAULT_MS_PER_CHAR = 15;
 @Injectable()
 export class AudioJobsService implements OnModuleInit, BeforeApplicationShutdown {
   private worker: Worker<AudioJobData, AudioJobResult> | null = null;
+  private unwatchQueue?: () => void;
   private msPerChar = DEFAULT_MS_PER_CHAR;
 
   constructor(
@@ -46,23 +48,35 @@ export class AudioJobsService implements OnModuleInit, BeforeApplicationShutdown
   ) {}
 
   onModuleInit(): void {
+    // The queue's sizes as metrics (docs/operations.md, "Metrics"): one Redis call per scrape.
+    this.unwatchQueue = gaugeSource(
+      'svc_bullmq_jobs',
+      'Jobs in a BullMQ queue by state (waiting, active, delayed, failed, completed, prioritized).',
+      ['queue', 'state'],
+      async () => {
+        const counts = await this.queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed', 'prioritized');
+        return Object.entries(counts).map(([state, value]) => ({ labels: { queue: AUDIO_QUEUE_NAME, state }, value }));
+      },
+    );
     if (!this.config.AUDIO_JOBS_WORKER) return;
-    const worker = new Worker<AudioJobData, AudioJobResult>(AUDIO_QUEUE_NAME, (job) => this.process(job), {
-      connection: this.connections.connect('worker'),
-      prefix: this.config.AUDIO_QUEUE_PREFIX,
-      concurrency: this.config.AUDIO_JOB_CONCURRENCY,
-      lockDuration: this.config.AUDIO_JOB_LOCK_MS,
-      stalledInterval: this.config.AUDIO_JOB_STALLED_INTERVAL_MS,
-      maxStalledCount: 2,
-    });
-    worker.on('failed', (job, err) => job && void this.onFailed(job, err));
-    worker.on('stalled', (jobId) => this.logger.warn({ jobId }, 'audio job stalled (its worker stopped); it is retried'));
-    worker.on('error', (err) => this.logger.error({ err: err.message }, 'audio job worker error'));
+    const worker = startJobWorker<AudioJobData, AudioJobResult>(
+      AUDIO_QUEUE_NAME,
+      (job) => this.process(job),
+      this.connections,
+      {
+        prefix: this.config.AUDIO_QUEUE_PREFIX,
+        concurrency: this.config.AUDIO_JOB_CONCURRENCY,
+        lockMs: this.config.AUDIO_JOB_LOCK_MS,
+        stalledIntervalMs: this.config.AUDIO_JOB_STALLED_INTERVAL_MS,
+      },
+      { logger: this.logger, label: 'audio job', onFailed: (job, err) => this.onFailed(job, err) },
+    );
     this.worker = worker;
   }
 
   /** Before the queue and its connections close (JobsModule, at application shutdown). */
   async beforeApplicationShutdown(): Promise<void> {
+    this.unwatchQueue?.();
     await this.worker?.close().catch(() => undefined);
   }
 
@@ -77,14 +91,8 @@ export class AudioJobsService implements OnModuleInit, BeforeApplicationShutdown
       billing,
       characters: [...params.prompt].length,
     };
-    const keepSeconds = Math.ceil(this.config.AUDIO_JOB_RESULT_TTL_MS / 1000);
-    await this.queue.add('speech', data, {
-      jobId: queueId,
-      attempts: this.config.AUDIO_JOB_ATTEMPTS,
-      backoff: { type: 'exponential', delay: this.config.AUDIO_JOB_BACKOFF_MS },
-      removeOnComplete: { age: keepSeconds },
-      removeOnFail: { age: keepSeconds },
-    });
+    const c = this.config;
+    await this.queue.add('speech', data, retriedJobOptions(queueId, c.AUDIO_JOB_ATTEMPTS, c.AUDIO_JOB_BACKOFF_MS, c.AUDIO_JOB_RESULT_TTL_MS));
     this.logger.info({ requestId: caller.requestId, queueId, model: model.id, characters: data.characters }, 'audio job queued');
     return { model: model.id, queue_id: queueId, status: 'QUEUED' };
   }
@@ -93,7 +101,7 @@ export class AudioJobsService implements OnModuleInit, BeforeApplicationShutdown
     const job = await this.ownedJob(request);
     const state = await job.getState();
     if (state === 'completed') {
-      const result = job.returnvalue;
+      const result = await this.resultOf(job);
       const audio = request.deleteMediaOnCompletion ? await this.blobs.take(result.blobId) : await this.blobs.get(result.blobId);
       if (!audio) throw new DomainError(ErrorCode.NotFound, 'The audio of this job was deleted or has expired.');
       if (request.deleteMediaOnCompletion) await job.remove().catch(() => undefined);
@@ -114,13 +122,21 @@ export class AudioJobsService implements OnModuleInit, BeforeApplicationShutdown
     const job = await this.ownedJob(request);
     const state = await job.getState();
     if (state === 'active') return { success: false };
-    if (state === 'completed') await this.blobs.delete(job.returnvalue.blobId).catch(() => undefined);
+    if (state === 'completed') await this.blobs.delete((await this.resultOf(job)).blobId).catch(() => undefined);
     try {
       await job.remove();
     } catch {
       return { success: false };
     }
     return { success: true };
+  }
+
+  /** The result of a completed job; a job read just before it completed is read again (its snapshot has none). */
+  private async resultOf(job: Job<AudioJobData, AudioJobResult>): Promise<AudioJobResult> {
+    if (job.returnvalue) return job.returnvalue;
+    const fresh = (await this.queue.getJob(job.id!)) as Job<AudioJobData, AudioJobResult> | undefined;
+    if (!fresh?.returnvalue) throw new DomainError(ErrorCode.NotFound, 'The audio of this job was deleted or has expired.');
+    return fresh.returnvalue;
   }
 
   private async ownedJob(ref: AudioJobRef): Promise<Job<AudioJobData, AudioJobResult>> {
@@ -165,7 +181,7 @@ export class AudioJobsService implements OnModuleInit, BeforeApplicationShutdown
 
   /** Called after each failed attempt; the hold is released only when no attempt is left. */
   private async onFailed(job: Job<AudioJobData, AudioJobResult>, err: Error): Promise<void> {
-    const final = job.attemptsMade >= (job.opts.attempts ?? 1);
+    const final = isFinalAttempt(job, err);
     this.logger.warn({ requestId: job.data.requestId, queueId: job.id, attempt: job.attemptsMade, final, err: err.message }, 'audio job attempt failed');
     if (!final) return;
     this.billing.settle(job.data.billing, job.data.requestId, 'failed', null);

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { NatsConnection } from 'nats';
 import { Catalog } from '@svc/catalog';
-import { SpeechReply, SpeechRequest, StreamOpenReply, StreamSpeechRequest } from '@svc/contracts';
+import { SpeechParams, SpeechReply, SpeechRequest, StreamOpenReply, StreamSpeechRequest } from '@svc/contracts';
 import { Logger } from '@svc/logging';
 import { NATS_CONNECTION, StreamAbortedError, StreamPublisher } from '@svc/messaging';
 import { BillingSettler, openBilledStream } from '@svc/billing-client';
@@ -9,7 +9,7 @@ import { toDomainError } from '../audio-errors';
 import { AudioPayloads } from '../audio-payloads';
 import { modelOfType } from '../audio-models';
 import { AUDIO_CONFIG, AudioConfig } from '../config';
-import { AudioAbortedError, SpeechEngine } from '../engines/engine';
+import { AudioAbortedError, SpeakRequest, SpeechEngine } from '../engines/engine';
 import { AudioEngineRegistry } from '../engines/engine-registry';
 import { SPEECH_FORMATS } from '../engines/ffmpeg/audio-formats';
 import { AUDIO_LOGGER, CATALOG } from '../tokens';
@@ -31,14 +31,7 @@ export class SpeechService {
       return await this.billing.around(billing, caller.requestId, async (charge, started) => {
         const model = modelOfType(this.catalog, params.model, 'tts');
         const engine = this.engines.speechEngine(model);
-        const result = await engine.speak({
-          input: params.input,
-          voice: params.voice,
-          format: params.response_format,
-          speed: params.speed,
-          language: params.language,
-          signal: AbortSignal.timeout(this.config.AUDIO_REQUEST_TIMEOUT_MS),
-        });
+        const result = await engine.speak(speakRequest(params, AbortSignal.timeout(this.config.AUDIO_REQUEST_TIMEOUT_MS)));
         charge({ kind: 'tts', characters: result.characters });
         this.logger.info(
           { requestId: caller.requestId, model: model.id, characters: result.characters, bytes: result.audio.length, ms: Date.now() - started },
@@ -72,13 +65,10 @@ export class SpeechService {
     const signal = AbortSignal.any([publisher.signal, AbortSignal.timeout(this.config.AUDIO_REQUEST_TIMEOUT_MS)]);
     let bytes = 0;
     try {
-      const result = await engine.speak(
-        { input: params.input, voice: params.voice, format: params.response_format, speed: params.speed, language: params.language, signal },
-        async (chunk) => {
-          bytes += chunk.length;
-          await publisher.chunk(chunk.toString('base64'));
-        },
-      );
+      const result = await engine.speak(speakRequest(params, signal), async (chunk) => {
+        bytes += chunk.length;
+        await publisher.chunk(chunk.toString('base64'));
+      });
       this.billing.settle(billing, caller.requestId, 'completed', { kind: 'tts', characters: result.characters }, Date.now() - started);
       publisher.end({ usage: { prompt_tokens: result.characters, completion_tokens: 0, total_tokens: result.characters }, finishReason: 'stop' });
       this.logger.info({ requestId: caller.requestId, model: params.model, characters: result.characters, bytes, ms: Date.now() - started }, 'speech stream');
@@ -94,4 +84,10 @@ export class SpeechService {
       publisher.error(toDomainError(err, this.logger, caller.requestId).toPayload());
     }
   }
+}
+
+/** What an engine is asked to speak, from the request's validated parameters. */
+function speakRequest(params: SpeechParams, signal: AbortSignal): SpeakRequest {
+  const { input, voice, response_format: format, speed, language, instructions } = params;
+  return { input, voice, format, speed, language, instructions, signal };
 }

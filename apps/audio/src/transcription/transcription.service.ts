@@ -63,6 +63,7 @@ export class TranscriptionService {
           durationMs: measured,
           language: params.language,
           timestamps: params.timestamps,
+          task: params.task,
           signal: AbortSignal.timeout(this.config.AUDIO_REQUEST_TIMEOUT_MS),
         });
         charge({ kind: 'asr', audioMs: measured });

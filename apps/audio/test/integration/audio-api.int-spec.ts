@@ -108,11 +108,11 @@ describe('POST /audio/speech', () => {
   });
 
   it('answers 400 for an unknown voice, listing the valid ones', async () => {
-    const res = await post('/audio/speech', { model: 'svc-flite', input: 'Hi.', voice: 'alloy' });
+    const res = await post('/audio/speech', { model: 'svc-flite', input: 'Hi.', voice: 'nonesuch' });
     expect(res.status).toBe(400);
     const body = (await res.json()) as { error: string; details: { voice: { _errors: string[] } } };
-    expect(body.error).toMatch(/alloy/);
-    expect(body.error).toMatch(/slt, awb, rms, kal16/);
+    expect(body.error).toMatch(/nonesuch/);
+    expect(body.error).toMatch(/slt, awb, rms, kal16, alloy/);
     expect(body.details.voice._errors[0]).toMatch(/Valid voices/);
   });
 
@@ -159,6 +159,26 @@ describe('POST /audio/speech', () => {
     await speech({ input });
     const after = await balanceAfter(before);
     expect(nano(before - after)).toBe(input.length * 1_000);
+  });
+
+  it('speaks OpenAI voice names as the mapped Flite voice (alloy is slt, onyx is kal16)', async () => {
+    const input = 'The same words in two voices.';
+    expect((await speech({ input, voice: 'alloy', response_format: 'wav' })).equals(await speech({ input, voice: 'slt', response_format: 'wav' }))).toBe(true);
+    expect((await speech({ input, voice: 'onyx', response_format: 'wav' })).equals(await speech({ input, voice: 'kal16', response_format: 'wav' }))).toBe(true);
+  });
+
+  it('accepts instructions (the embedded Flite ignores them) and answers 400 past 4096 characters', async () => {
+    const wav = await speech({ input: 'Instructions are accepted.', voice: 'alloy', instructions: 'Speak calmly.', response_format: 'wav' });
+    expect(ffprobe(wav).codec).toBe('pcm_s16le');
+    const res = await post('/audio/speech', { model: 'svc-flite', input: 'Hi.', instructions: 'x'.repeat(4097) });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { details: Record<string, unknown> }).details.instructions).toBeDefined();
+  });
+
+  it("speaks with OpenAI's default voice alloy through the official client", async () => {
+    const client = new OpenAI({ baseURL: stack.api, apiKey: stack.adminKey, maxRetries: 0 });
+    const res = await client.audio.speech.create({ model: 'tts-1', input: 'Hello from alloy.', voice: 'alloy', response_format: 'mp3' });
+    expect(ffprobe(Buffer.from(await res.arrayBuffer())).codec).toBe('mp3');
   });
 
   it('maps the OpenAI tts-1 model for the official client', async () => {
@@ -221,6 +241,74 @@ describe('POST /audio/transcriptions', () => {
     expect(result.duration).toBeGreaterThan(2);
   });
 
+  const CUE_TIMES = /^(\d{2}):(\d{2}):(\d{2})[,.](\d{3}) --> (\d{2}):(\d{2}):(\d{2})[,.](\d{3})$/;
+  const seconds = (m: RegExpMatchArray, at: number) => Number(m[at]) * 3600 + Number(m[at + 1]) * 60 + Number(m[at + 2]) + Number(m[at + 3]) / 1000;
+
+  it('answers SubRip (srt) with numbered cues timed inside the audio, through the official client', async () => {
+    const client = new OpenAI({ baseURL: stack.api, apiKey: stack.adminKey, maxRetries: 0 });
+    const srt = (await client.audio.transcriptions.create({
+      model: 'whisper-1',
+      file: await toFile(wav, 'speech.wav'),
+      response_format: 'srt',
+    })) as unknown as string;
+    const cues = srt.trim().split(/\n\n+/);
+    expect(cues.length).toBeGreaterThanOrEqual(1);
+    let previousEnd = 0;
+    cues.forEach((cue, i) => {
+      const [index, times, ...text] = cue.split('\n');
+      expect(index).toBe(String(i + 1));
+      const m = times.match(CUE_TIMES)!;
+      expect(times).toContain(',');
+      expect(seconds(m, 1)).toBeGreaterThanOrEqual(previousEnd - 0.001);
+      expect(seconds(m, 5)).toBeGreaterThan(seconds(m, 1));
+      expect(seconds(m, 5)).toBeLessThanOrEqual(ffprobe(wav).durationS + 0.1);
+      previousEnd = seconds(m, 5);
+      expect(text.join(' ').length).toBeGreaterThan(0);
+    });
+    expect(wordAccuracy(sentence, cues.map((c) => c.split('\n').slice(2).join(' ')).join(' '))).toBeGreaterThanOrEqual(0.7);
+  });
+
+  it('answers WebVTT (vtt) with the header and dotted cue times', async () => {
+    const res = await transcribe(wav, { model: 'svc-pocketsphinx', response_format: 'vtt' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/vtt/);
+    const [header, ...cues] = (await res.text()).trim().split(/\n\n+/);
+    expect(header).toBe('WEBVTT');
+    expect(cues.length).toBeGreaterThanOrEqual(1);
+    for (const cue of cues) expect(cue.split('\n')[0]).toMatch(/^\d{2}:\d{2}:\d{2}\.\d{3} --> \d{2}:\d{2}:\d{2}\.\d{3}$/);
+  });
+
+  it("gives verbose_json segments OpenAI's full shape, and words only when word granularity is asked for", async () => {
+    const res = await transcribe(wav, { model: 'svc-pocketsphinx', response_format: 'verbose_json' });
+    const body = (await res.json()) as { task: string; language: string; words?: unknown; segments: Array<Record<string, unknown>> };
+    expect(body).toMatchObject({ task: 'transcribe', language: 'english' });
+    expect(body.words).toBeUndefined();
+    expect(body.segments.length).toBeGreaterThanOrEqual(1);
+    body.segments.forEach((s, i) => {
+      expect(s).toEqual({
+        id: i,
+        seek: expect.any(Number),
+        start: expect.any(Number),
+        end: expect.any(Number),
+        text: expect.any(String),
+        tokens: expect.any(Array),
+        temperature: 0,
+        avg_logprob: expect.any(Number),
+        compression_ratio: expect.any(Number),
+        no_speech_prob: expect.any(Number),
+      });
+      expect(s.compression_ratio as number).toBeGreaterThan(0);
+    });
+    const words = (await (
+      await transcribe(wav, { model: 'svc-pocketsphinx', response_format: 'verbose_json', 'timestamp_granularities[]': 'word' })
+    ).json()) as {
+      words: unknown[];
+      segments?: unknown[];
+    };
+    expect(words.words.length).toBeGreaterThan(5);
+    expect(words.segments).toBeUndefined();
+  });
+
   it.each([
     ['an empty file', Buffer.alloc(0), /empty/],
     ['a text file', Buffer.from('not audio at all, just words '.repeat(40)), /not audio/],
@@ -250,6 +338,72 @@ describe('POST /audio/transcriptions', () => {
     const after = await balanceAfter(before);
     // 0.0001 USD per second = 100 nano-USD per millisecond of the duration the service measured.
     expect(nano(before - after)).toBe(Math.round(duration * 1000) * 100);
+  });
+});
+
+describe('POST /audio/translations', () => {
+  const sentence = 'Thank you very much for your help.';
+  let wav: Buffer;
+  beforeAll(async () => {
+    wav = await speech({ input: sentence, response_format: 'wav' });
+  });
+
+  async function translate(file: Buffer | null, fields: Record<string, string> = {}): Promise<Response> {
+    const form = new FormData();
+    if (file) form.set('file', new Blob([file]), 'speech.wav');
+    for (const [k, v] of Object.entries(fields)) form.set(k, v);
+    return fetch(`${stack.api}/audio/translations`, { method: 'POST', headers: auth(), body: form });
+  }
+
+  it('answers English audio with its English text, through the official client (json, then verbose_json)', async () => {
+    const client = new OpenAI({ baseURL: stack.api, apiKey: stack.adminKey, maxRetries: 0 });
+    const result = await client.audio.translations.create({ model: 'whisper-1', file: await toFile(wav, 'speech.wav') });
+    expect(wordAccuracy(sentence, result.text)).toBeGreaterThanOrEqual(0.7);
+    const verbose = (await client.audio.translations.create({
+      model: 'whisper-1',
+      file: await toFile(wav, 'speech.wav'),
+      response_format: 'verbose_json',
+    })) as unknown as { segments?: unknown[] };
+    expect(verbose).toMatchObject({ task: 'translate', language: 'english' });
+    expect(verbose.segments?.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('answers srt for translations too', async () => {
+    const res = await translate(wav, { model: 'svc-pocketsphinx', response_format: 'srt' });
+    expect(res.status).toBe(200);
+    expect((await res.text()).split('\n').slice(0, 2)).toEqual(['1', expect.stringMatching(/^\d{2}:\d{2}:\d{2},\d{3} --> /)]);
+  });
+
+  it('answers 400 for a spoken language the English-only recognizer does not know, naming it', async () => {
+    const res = await translate(wav, { model: 'svc-pocketsphinx', language: 'fr' });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: string; details: { language: { _errors: string[] } } };
+    expect(body.error).toMatch(/en speech only.*"fr"/);
+    expect(body.details.language._errors.length).toBe(1);
+    expect((await translate(wav, { model: 'svc-pocketsphinx', language: 'en' })).status).toBe(200);
+  });
+
+  it('answers 400 without a file, for timestamp fields it does not take and a bad format; 415 for JSON', async () => {
+    expect((await translate(null, { model: 'svc-pocketsphinx' })).status).toBe(400);
+    expect((await translate(wav, { model: 'svc-pocketsphinx', timestamps: 'true' })).status).toBe(400);
+    const bad = await translate(wav, { model: 'svc-pocketsphinx', response_format: 'xml' });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { details: Record<string, unknown> }).details.response_format).toBeDefined();
+    expect((await post('/audio/translations', { model: 'svc-pocketsphinx' })).status).toBe(415);
+  });
+});
+
+describe('POST /audio/voices on the embedded engine', () => {
+  it('answers 400: Flite cannot clone voices', async () => {
+    const sample = await speech({ input: 'A voice sample of a few words.', response_format: 'wav' });
+    const form = new FormData();
+    form.set('file', new Blob([sample]), 'sample.wav');
+    form.set('model', 'svc-flite');
+    const res = await fetch(`${stack.api}/audio/voices`, { method: 'POST', headers: auth(), body: form });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: string; details: { model: { _errors: string[] } } };
+    expect(body.error).toMatch(/svc-flite cannot clone voices/);
+    expect(body.details.model._errors.length).toBe(1);
   });
 });
 

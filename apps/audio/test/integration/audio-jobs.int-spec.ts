@@ -115,7 +115,7 @@ describe('audio jobs: queue, retrieve, complete', () => {
     expect((await post('/audio/complete', { model: 'svc-flite', queue_id: '123e4567-e89b-12d3-a456-426614174000' })).status).toBe(404);
     expect((await post('/audio/retrieve', { model: 'svc-flite', queue_id: 'not-a-uuid' })).status).toBe(400);
     expect((await post('/audio/queue', { model: 'svc-flite', prompt: '' })).status).toBe(400);
-    const badVoice = await post('/audio/queue', { model: 'svc-flite', prompt: 'Hi.', voice: 'nova' });
+    const badVoice = await post('/audio/queue', { model: 'svc-flite', prompt: 'Hi.', voice: 'nobody' });
     expect(badVoice.status).toBe(400);
     expect(((await badVoice.json()) as { error: string }).error).toMatch(/Valid voices: slt, awb, rms, kal16/);
   });

@@ -4,26 +4,30 @@ import { SPEECH_FORMATS, SpeechFormat } from '@svc/contracts';
 import { FliteSpeechEngine } from '../../src/engines/flite/flite-speech.engine';
 import { ffmpegPath } from '../../src/engines/ffmpeg/binaries';
 import { BadAudioError, probeAudio } from '../../src/engines/ffmpeg/probe';
+import { DebianSphinxDecoder } from '../../src/engines/pocketsphinx/debian-decoder';
 import { PocketsphinxEngine } from '../../src/engines/pocketsphinx/pocketsphinx.engine';
+import { WasmSphinxDecoder } from '../../src/engines/pocketsphinx/wasm-decoder';
 import { ffprobe, ROUND_TRIP_SENTENCES, wordAccuracy } from './audio-check';
 
 const TEXT = 'Speech synthesis runs on this machine. It needs no download and no network.';
 const CODECS: Record<SpeechFormat, string> = { mp3: 'mp3', opus: 'opus', aac: 'aac', flac: 'flac', wav: 'pcm_s16le', pcm: 'pcm_s16le' };
 const signal = () => new AbortController().signal;
 
-describe('embedded audio engines (Flite WASI + ffmpeg, PocketSphinx)', () => {
+describe('embedded audio engines (Flite WASI + ffmpeg, PocketSphinx native and WebAssembly)', () => {
   const logger = createLogger('audio-test', 'silent');
   const flite = new FliteSpeechEngine({ utteranceTimeoutMs: 20_000, requestTimeoutMs: 60_000 }, logger);
-  const sphinx = new PocketsphinxEngine({
-    binary: '/usr/bin/pocketsphinx_continuous',
-    modelDir: '/usr/share/pocketsphinx/model/en-us',
-    timeoutPerAudioSecondMs: 3_000,
-  });
+  const sphinx = {
+    debian: new PocketsphinxEngine({
+      decoders: [new DebianSphinxDecoder('/usr/bin/pocketsphinx_continuous', '/usr/share/pocketsphinx/model/en-us')],
+      timeoutPerAudioSecondMs: 3_000,
+    }),
+    wasm: new PocketsphinxEngine({ decoders: [new WasmSphinxDecoder()], timeoutPerAudioSecondMs: 3_000 }),
+  };
   let wavSeconds = 0;
 
   beforeAll(async () => {
     await flite.ready();
-    await sphinx.ready();
+    await Promise.all([sphinx.debian.ready(), sphinx.wasm.ready()]);
   });
   afterAll(() => flite.close());
 
@@ -77,19 +81,25 @@ describe('embedded audio engines (Flite WASI + ffmpeg, PocketSphinx)', () => {
     expect(flite.pid).not.toBe(pid);
   });
 
-  it('round trip: Flite speech of eight sentences transcribed by PocketSphinx with at least 80% of the words right', async () => {
-    const text = ROUND_TRIP_SENTENCES.join(' ');
-    const { audio } = await flite.speak({ input: text, voice: 'slt', format: 'wav', speed: 1, signal: signal() });
-    const { durationMs } = await probeAudio(audio, 30_000);
-    const result = await sphinx.transcribe({ audio, durationMs, timestamps: true, signal: signal() });
-    const accuracy = wordAccuracy(text, result.text);
-    process.stdout.write(`round-trip word accuracy: ${(accuracy * 100).toFixed(1)}% (${ROUND_TRIP_SENTENCES.length} sentences, ${durationMs} ms of audio)\n`);
-    expect(accuracy).toBeGreaterThanOrEqual(0.8);
-    expect(result.words.length).toBeGreaterThan(30);
-    for (const w of result.words) expect(w.end).toBeGreaterThanOrEqual(w.start);
-    expect(result.words[result.words.length - 1].end).toBeLessThanOrEqual(durationMs / 1000 + 0.1);
-    expect(result.segments.length).toBeGreaterThanOrEqual(1);
-  });
+  it.each(['debian', 'wasm'] as const)(
+    'round trip: Flite speech of eight sentences transcribed by PocketSphinx (%s) with at least 80%% of the words right',
+    async (decoder) => {
+      const text = ROUND_TRIP_SENTENCES.join(' ');
+      const { audio } = await flite.speak({ input: text, voice: 'slt', format: 'wav', speed: 1, signal: signal() });
+      const { durationMs } = await probeAudio(audio, 30_000);
+      const started = Date.now();
+      const result = await sphinx[decoder].transcribe({ audio, durationMs, timestamps: true, signal: signal() });
+      const accuracy = wordAccuracy(text, result.text);
+      process.stdout.write(
+        `round-trip word accuracy (${decoder}): ${(accuracy * 100).toFixed(1)}% (${ROUND_TRIP_SENTENCES.length} sentences, ${durationMs} ms of audio, ${Date.now() - started} ms)\n`,
+      );
+      expect(accuracy).toBeGreaterThanOrEqual(0.8);
+      expect(result.words.length).toBeGreaterThan(30);
+      for (const w of result.words) expect(w.end).toBeGreaterThanOrEqual(w.start);
+      expect(result.words[result.words.length - 1].end).toBeLessThanOrEqual(durationMs / 1000 + 0.1);
+      expect(result.segments.length).toBeGreaterThanOrEqual(1);
+    },
+  );
 
   describe('probeAudio refuses bad uploads', () => {
     let mp3: Buffer;
@@ -124,10 +134,10 @@ describe('embedded audio engines (Flite WASI + ffmpeg, PocketSphinx)', () => {
     });
   });
 
-  it('decodes other containers for transcription (ogg/opus upload)', async () => {
+  it.each(['debian', 'wasm'] as const)('decodes other containers for transcription (ogg/opus upload, %s)', async (decoder) => {
     const { audio } = await flite.speak({ input: 'Thank you very much.', voice: 'slt', format: 'opus', speed: 1, signal: signal() });
     const probed = await probeAudio(audio, 10_000);
-    const result = await sphinx.transcribe({ audio, durationMs: probed.durationMs, timestamps: false, signal: signal() });
+    const result = await sphinx[decoder].transcribe({ audio, durationMs: probed.durationMs, timestamps: false, signal: signal() });
     expect(result.text).toMatch(/thank you/);
     expect(spawnSync(ffmpegPath(), ['-version']).status).toBe(0);
   });

@@ -123,6 +123,15 @@ export class ReservationsRepository {
     );
     return rows.map(toOpen);
   }
+
+  /** The sweeper's backlog (a metric, read at scrape): holds past their expiry still HELD, and the oldest one's age. */
+  async expiredBacklog(): Promise<{ holds: number; oldestSeconds: number }> {
+    const { rows } = await this.db.query<{ holds: string; oldest: number | null }>(
+      `SELECT count(*) AS holds, extract(epoch FROM now() - min(expires_at))::float8 AS oldest
+       FROM reservations WHERE status = 'HELD' AND expires_at <= now()`,
+    );
+    return { holds: Number(rows[0]?.holds ?? 0), oldestSeconds: rows[0]?.oldest ?? 0 };
+  }
 }
 
 function toOpen(row: ReservationRow): OpenReservation {

@@ -1,11 +1,10 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Msg, NatsConnection, Subscription } from 'nats';
-import { ZodError } from 'zod';
 import { BILLING, leaseCloseRequestSchema, leaseOpenRequestSchema } from '@svc/contracts';
-import { DomainError, ErrorCode, ErrorPayload } from '@svc/errors';
 import { NATS_HEADER } from '@svc/headers';
 import { Logger } from '@svc/logging';
-import { decodeJson, encodeJson, NATS_CONNECTION, NestRequestPacket } from '@svc/messaging';
+import { traceHandler } from '@svc/tracing';
+import { decodeJson, encodeJson, errorPayloadOf, NATS_CONNECTION, NestRequestPacket } from '@svc/messaging';
 import { settleBatchSchema } from '../leases/lease.schemas';
 import { LeasesService } from '../leases/leases.service';
 import { SettlementsService } from '../leases/settlements.service';
@@ -54,7 +53,7 @@ export class ReservationsSubscriber implements OnApplicationBootstrap, OnModuleD
     const sub = this.nc.subscribe(subject, {
       queue: 'billing',
       callback: (_err, msg) => {
-        const work = this.answer(msg, handle);
+        const work = traceHandler(subject, msg.headers, NATS_HEADER.requestId, () => this.answer(msg, handle));
         this.inFlight.add(work);
         void work.finally(() => this.inFlight.delete(work));
       },
@@ -73,15 +72,7 @@ export class ReservationsSubscriber implements OnApplicationBootstrap, OnModuleD
       const response = await handle(packet.data);
       msg.respond(encodeJson({ id: packet.id, response, isDisposed: true }));
     } catch (err) {
-      msg.respond(encodeJson({ id: packet.id, err: this.toPayload(err, msg), isDisposed: true }));
+      msg.respond(encodeJson({ id: packet.id, err: errorPayloadOf(err, this.logger, msg.headers?.get(NATS_HEADER.requestId) || undefined), isDisposed: true }));
     }
-  }
-
-  private toPayload(err: unknown, msg: Msg): ErrorPayload {
-    if (err instanceof DomainError) return err.toPayload();
-    if (err instanceof ZodError) return DomainError.validation(err.issues).toPayload();
-    const requestId = msg.headers?.get(NATS_HEADER.requestId) || undefined;
-    this.logger.error({ requestId, err: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err) }, 'unhandled error');
-    return { code: ErrorCode.Internal, message: 'Internal server error' };
   }
 }

@@ -1,5 +1,6 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Logger } from '@svc/logging';
+import { gaugeSource } from '@svc/messaging';
 import { BILLING_CONFIG, BillingConfig } from '../config';
 import { ReservationsRepository } from '../reservations/reservations.repository';
 import { ReservationsService } from '../reservations/reservations.service';
@@ -27,6 +28,7 @@ export interface SweepResult {
 export class ReservationSweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<SweepResult> | null = null;
+  private unwatch: (() => void)[] = [];
 
   constructor(
     private readonly reservations: ReservationsRepository,
@@ -39,9 +41,21 @@ export class ReservationSweeper implements OnApplicationBootstrap, OnModuleDestr
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => void this.sweep(), this.config.BILLING_SWEEP_INTERVAL_MS);
     this.timer.unref();
+    // The backlog as metrics (docs/operations.md, "Metrics"; the BillingSweeperBacklog alert): one query per scrape.
+    let backlog: Promise<{ holds: number; oldestSeconds: number }> | null = null;
+    const read = () => (backlog ??= this.reservations.expiredBacklog().finally(() => setImmediate(() => (backlog = null))));
+    this.unwatch = [
+      gaugeSource('svc_billing_expired_holds', 'Credit holds past their expiry that the sweeper has not finalized yet.', [], async () => [
+        { labels: {}, value: (await read()).holds },
+      ]),
+      gaugeSource('svc_billing_oldest_expired_hold_seconds', 'Seconds since the oldest unfinalized expired hold expired (0 when none).', [], async () => [
+        { labels: {}, value: (await read()).oldestSeconds },
+      ]),
+    ];
   }
 
   async onModuleDestroy(): Promise<void> {
+    for (const stop of this.unwatch) stop();
     if (this.timer) clearInterval(this.timer);
     await this.running?.catch(() => undefined);
   }

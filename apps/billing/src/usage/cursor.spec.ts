@@ -12,6 +12,7 @@ const state: CursorState = {
   pageSize: 10,
   page: 2,
   expiresAt: Date.now() + 60_000,
+  total: 1234,
 };
 
 function errorOf(fn: () => unknown): DomainError {
@@ -29,6 +30,7 @@ describe('usage-history cursors', () => {
     expect(token).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(token.length).toBeLessThanOrEqual(512);
     expect(decodeCursor(token, secret, ACCOUNT)).toEqual(state);
+    expect(decodeCursor(encodeCursor({ ...state, total: null }, secret), secret, ACCOUNT).total).toBeNull();
   });
 
   it('refuse a modified token, another account and an expired walk with a 400', () => {

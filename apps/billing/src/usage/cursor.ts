@@ -14,6 +14,8 @@ export interface CursorState {
   /** The page number this cursor fetches. */
   page: number;
   expiresAt: number;
+  /** Entries in the whole walk, counted at its first page; null past the count's bound. */
+  total: number | null;
 }
 
 const VERSION = 1;
@@ -22,7 +24,18 @@ const MAC_BYTES = 16;
 /** base64url(MAC || JSON): opaque, only [A-Za-z0-9_-], tamper-evident (HMAC-SHA256 with a key shared by replicas). */
 export function encodeCursor(state: CursorState, secret: Buffer): string {
   const payload = Buffer.from(
-    JSON.stringify([VERSION, state.accountId, state.after.at, state.after.id, state.currency, state.end, state.pageSize, state.page, state.expiresAt]),
+    JSON.stringify([
+      VERSION,
+      state.accountId,
+      state.after.at,
+      state.after.id,
+      state.currency,
+      state.end,
+      state.pageSize,
+      state.page,
+      state.expiresAt,
+      state.total,
+    ]),
   );
   return Buffer.concat([mac(secret, payload), payload]).toString('base64url');
 }
@@ -40,7 +53,7 @@ export function decodeCursor(token: string, secret: Buffer, accountId: string, n
   } catch {
     throw invalid('it is malformed');
   }
-  const [version, owner, at, id, currency, end, pageSize, page, expiresAt] = fields as [
+  const [version, owner, at, id, currency, end, pageSize, page, expiresAt, total] = fields as [
     number,
     string,
     string,
@@ -50,11 +63,13 @@ export function decodeCursor(token: string, secret: Buffer, accountId: string, n
     number,
     number,
     number,
+    number | null | undefined,
   ];
   if (version !== VERSION) throw invalid('it comes from another version of the API');
   if (owner !== accountId) throw invalid('it belongs to another account');
   if (expiresAt < now) throw invalid('it has expired');
-  return { accountId: owner, after: { at, id }, currency, end, pageSize, page, expiresAt };
+  // Cursors issued before totals existed carry none.
+  return { accountId: owner, after: { at, id }, currency, end, pageSize, page, expiresAt, total: Number.isSafeInteger(total) ? (total as number) : null };
 }
 
 function mac(secret: Buffer, payload: Buffer): Buffer {

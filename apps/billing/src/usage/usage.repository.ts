@@ -52,6 +52,24 @@ const IN_RANGE = 'account_id = $1 AND created_at >= $2::timestamptz AND created_
 export class UsageRepository {
   constructor(@Inject(BILLING_DB) private readonly db: BillingDb) {}
 
+  /**
+   * Entries of a whole walk (its filters, from the start), counting at most `bound` + 1 index
+   * entries: the number, or null when there are more than `bound`.
+   */
+  async countUpTo(q: Omit<PageQuery, 'after' | 'limit'>, bound: number): Promise<number | null> {
+    const { rows } = await this.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM (
+         SELECT 1 FROM usage_entries
+         WHERE account_id = $1 AND created_at < $2::timestamptz
+           AND ($3::currency IS NULL OR currency = $3::currency)
+           AND ($4::timestamptz IS NULL OR created_at >= $4::timestamptz)
+         LIMIT $5) AS walk`,
+      [q.accountId, q.end, q.currency, q.start, bound + 1],
+    );
+    const n = rows[0]?.n ?? 0;
+    return n > bound ? null : n;
+  }
+
   /** One page in (created_at, id) order, plus one row to tell whether another page follows. */
   async page(q: PageQuery): Promise<UsageRow[]> {
     const { rows } = await this.db.query<{

@@ -10,6 +10,8 @@ import { UsageRepository, UsageRow } from './usage.repository';
 import { KeyUsageInput, UsageAnalyticsInput, UsageHistoryInput } from './usage.schemas';
 
 const DEFAULT_PAGE_SIZE = 1000;
+/** A walk's total is counted up to this many entries (measured: docs/billing.md, "HTTP endpoints"); past it, no total. */
+export const USAGE_TOTAL_BOUND = 100_000;
 const DEFAULT_LOOKBACK_DAYS = 7;
 const CURSOR_SECRET = 'usage-history-cursor';
 const EPOCH_START = '1970-01-01T00:00:00.000Z';
@@ -37,22 +39,21 @@ export class UsageService {
           end: input.endTimestamp ?? new Date(now).toISOString(),
           pageSize: input.pageSize ?? DEFAULT_PAGE_SIZE,
           page: 1,
+          total: null,
         };
-    const rows = await this.usage.page({
-      accountId: walk.accountId,
-      currency: walk.currency,
-      start: walk.start,
-      after: input.cursor ? walk.after : null,
-      end: walk.end,
-      limit: walk.pageSize,
-    });
+    const range = { accountId: walk.accountId, currency: walk.currency, start: walk.start, end: walk.end };
+    // The total is counted once, with the first page, and carried by the cursor: the walk's end is fixed.
+    const [rows, total] = await Promise.all([
+      this.usage.page({ ...range, after: input.cursor ? walk.after : null, limit: walk.pageSize }),
+      input.cursor ? walk.total : this.usage.countUpTo(range, USAGE_TOTAL_BOUND),
+    ]);
     const data = rows.slice(0, walk.pageSize);
     const last = data.at(-1);
     const nextCursor =
       rows.length > walk.pageSize && last
-        ? encodeCursor({ ...walk, after: { at: last.at, id: last.id }, page: walk.page + 1, expiresAt: now + this.config.BILLING_CURSOR_TTL_MS }, secret)
+        ? encodeCursor({ ...walk, total, after: { at: last.at, id: last.id }, page: walk.page + 1, expiresAt: now + this.config.BILLING_CURSOR_TTL_MS }, secret)
         : null;
-    return { data: data.map(toEntry), nextCursor, page: walk.page, pageSize: walk.pageSize };
+    return { data: data.map(toEntry), nextCursor, page: walk.page, pageSize: walk.pageSize, total };
   }
 
   async analytics(input: UsageAnalyticsInput, now = new Date()): Promise<UsageAnalyticsReply> {

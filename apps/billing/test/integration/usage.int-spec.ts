@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { BILLING, UsageHistoryEntry } from '@svc/contracts';
 import { ErrorCode } from '@svc/errors';
+import { USAGE_TOTAL_BOUND } from '../../src/usage/usage.service';
 import { BillingHarness, cost, createBillingHarness, newAccount, text } from './support/billing-harness';
 
 let h: BillingHarness;
@@ -31,12 +32,15 @@ describe('usage history', () => {
     const pages: UsageHistoryEntry[][] = [];
     let reply = await history({ pageSize: 10 });
     expect(reply.page).toBe(1);
+    expect(reply.total).toBe(26);
     pages.push(reply.data);
     // Usage recorded during the walk does not shift it: the first page fixed its end.
     const late = await h.reserve(account, { worstCase: text(100, 100) });
     await h.settle(late.reservationId, { usage: text(1, 1) });
     while (reply.nextCursor) {
       reply = await history({ cursor: reply.nextCursor });
+      // The walk's total, counted at its first page, stays while usage is recorded.
+      expect(reply.total).toBe(26);
       pages.push(reply.data);
     }
     expect(pages.map((p) => p.length)).toEqual([10, 10, 6]);
@@ -75,9 +79,30 @@ describe('usage history', () => {
   });
 
   it('filters by currency and time window', async () => {
-    expect((await history({ currency: 'DIEM' })).data).toEqual([]);
-    expect((await history({ startTimestamp: '2000-01-01T00:00:00Z', endTimestamp: '2000-01-02T00:00:00Z' })).data).toEqual([]);
+    expect(await history({ currency: 'DIEM' })).toMatchObject({ data: [], total: 0 });
+    expect(await history({ startTimestamp: '2000-01-01T00:00:00Z', endTimestamp: '2000-01-02T00:00:00Z' })).toMatchObject({ data: [], total: 0 });
     expect((await history({ endTimestamp: new Date(Date.now() + 60_000).toISOString() })).data.length).toBe(28);
+  });
+});
+
+describe('usage history totals past their bound', () => {
+  it('are left out (null) rather than counted: a range with more entries than the bound', async () => {
+    const crowded = newAccount();
+    // USAGE_TOTAL_BOUND + 1 entries, written in one statement (as settlement would, row by row).
+    await h.sql.query(
+      `INSERT INTO usage_entries (account_id, reservation_id, request_id, model_id, model_name, model_type, line_type, sku, unit_type,
+                                  quantity, per_sku_unit, unit_price_usd_nano, currency, amount_nano, created_at)
+       SELECT $1, gen_random_uuid(), 'bulk-' || g, 'tiny', 'Tiny', 'text', 'input', 'tiny-llm-input-mtoken', 'tokens',
+              1, 1000000, 10000000, 'USD', 1, now() - interval '1 hour'
+       FROM generate_series(1, $2::int) AS g`,
+      [crowded, USAGE_TOTAL_BOUND + 1],
+    );
+    const started = Date.now();
+    const reply = await h.rpc.send(BILLING.USAGE_HISTORY, { accountId: crowded, pageSize: 10 });
+    const ms = Date.now() - started;
+    expect(reply.total).toBeNull();
+    expect(reply.data).toHaveLength(10);
+    expect(ms).toBeLessThan(2_000);
   });
 });
 

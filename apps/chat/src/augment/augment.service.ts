@@ -7,6 +7,7 @@ import {
   AugmentSearchReply,
   AugmentSearchRequest,
 } from '@svc/contracts';
+import { BillingSettler } from '@svc/billing-client';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { Logger } from '@svc/logging';
 import { CHAT_LOGGER } from '../chat/tokens';
@@ -16,7 +17,14 @@ import { TextParser } from './parse/text-parser';
 import { Scraper } from './scrape/scraper';
 import { WebSearch } from './search/web-search';
 
-/** The three augment endpoints. Logs counts and outcomes only: never queries, URLs' content or documents. */
+/** One call of a tool: what the catalog prices per call (`augment` section). */
+const ONE_REQUEST = { kind: 'request', requests: 1 } as const;
+
+/**
+ * The three augment endpoints. Each settles the gateway's hold: one `request` at the tool's
+ * catalog price when it succeeds, released when it fails. Logs counts and outcomes only: never
+ * queries, URLs' content or documents.
+ */
 @Injectable()
 export class AugmentService {
   constructor(
@@ -25,30 +33,40 @@ export class AugmentService {
     @Inject(TEXT_PARSER) private readonly parser: TextParser,
     @Inject(EMBEDDING_BLOBS) private readonly blobs: LazyBlobStore,
     @Inject(CHAT_LOGGER) private readonly logger: Logger,
+    private readonly billing: BillingSettler,
   ) {}
 
-  async webSearch({ caller, query, limit }: AugmentSearchRequest): Promise<AugmentSearchReply> {
-    const started = Date.now();
-    const results = await this.search.search(query, limit);
-    this.logger.info({ requestId: caller.requestId, provider: this.search.providerName, results: results.length, ms: Date.now() - started }, 'web search');
-    return { query, results };
+  webSearch({ caller, billing, query, limit }: AugmentSearchRequest): Promise<AugmentSearchReply> {
+    return this.billing.around(billing, caller.requestId, async (charge, started) => {
+      const results = await this.search.search(query, limit);
+      charge(ONE_REQUEST);
+      this.logger.info({ requestId: caller.requestId, provider: this.search.providerName, results: results.length, ms: Date.now() - started }, 'web search');
+      return { query, results };
+    });
   }
 
-  async scrape({ caller, url }: AugmentScrapeRequest): Promise<AugmentScrapeReply> {
-    const started = Date.now();
-    const page = await this.scraper.scrape(url);
-    this.logger.info({ requestId: caller.requestId, chars: page.content.length, truncated: page.truncated, ms: Date.now() - started }, 'scrape');
-    return { url: page.url, content: page.content, format: 'markdown' };
+  scrape({ caller, billing, url }: AugmentScrapeRequest): Promise<AugmentScrapeReply> {
+    return this.billing.around(billing, caller.requestId, async (charge, started) => {
+      const page = await this.scraper.scrape(url);
+      charge(ONE_REQUEST);
+      this.logger.info({ requestId: caller.requestId, chars: page.content.length, truncated: page.truncated, ms: Date.now() - started }, 'scrape');
+      return { url: page.url, content: page.content, format: 'markdown' as const };
+    });
   }
 
-  async parseText({ caller, file, filename, mediaType }: AugmentParseTextRequest): Promise<AugmentParseTextReply> {
-    const started = Date.now();
-    const data = await this.blobs.get().take(file.blobId);
-    if (!data) throw new DomainError(ErrorCode.ServiceUnavailable, 'The uploaded file expired before it could be parsed; retry.');
-    const doc = await this.parser.parse(data, { filename, mediaType });
-    this.logger.info({ requestId: caller.requestId, kind: doc.kind, bytes: data.length, tokens: doc.tokens, ms: Date.now() - started }, 'text parsed');
-    const bytes = Buffer.from(doc.text, 'utf8');
-    if (bytes.length <= INLINE_PAYLOAD_LIMIT) return { text: doc.text, tokens: doc.tokens };
-    return { textBlob: await this.blobs.get().put(bytes, PAYLOAD_TTL_MS), tokens: doc.tokens };
+  parseText({ caller, billing, file, filename, mediaType }: AugmentParseTextRequest): Promise<AugmentParseTextReply> {
+    return this.billing.around(billing, caller.requestId, async (charge, started) => {
+      const data = await this.blobs.get().take(file.blobId);
+      if (!data) throw new DomainError(ErrorCode.ServiceUnavailable, 'The uploaded file expired before it could be parsed; retry.');
+      const doc = await this.parser.parse(data, { filename, mediaType });
+      const bytes = Buffer.from(doc.text, 'utf8');
+      const reply =
+        bytes.length <= INLINE_PAYLOAD_LIMIT
+          ? { text: doc.text, tokens: doc.tokens }
+          : { textBlob: await this.blobs.get().put(bytes, PAYLOAD_TTL_MS), tokens: doc.tokens };
+      charge(ONE_REQUEST);
+      this.logger.info({ requestId: caller.requestId, kind: doc.kind, bytes: data.length, tokens: doc.tokens, ms: Date.now() - started }, 'text parsed');
+      return reply;
+    });
   }
 }

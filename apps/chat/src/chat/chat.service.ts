@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { NatsConnection } from 'nats';
 import { Catalog, ModelDefinition } from '@svc/catalog';
-import { ChatCompletion, CompleteChatRequest, SettledUsage, StreamChatRequest, StreamOpenReply } from '@svc/contracts';
+import { ChatCompletion, CompleteChatRequest, SettledUsage, StreamChatRequest, StreamOpenReply, withUpstreamRetries } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { Logger } from '@svc/logging';
 import { NATS_CONNECTION, StreamAbortedError, StreamPublisher } from '@svc/messaging';
@@ -41,7 +41,8 @@ export class ChatService {
         maxTokensOf(model, params),
         signal,
       );
-      const choices = await generateChoices(this.candidates(model, params), { ...params, messages: web.messages }, signal);
+      let retries = 0;
+      const choices = await generateChoices(this.candidates(model, params), { ...params, messages: web.messages }, signal, { retry: () => void retries++ });
       model = choices.model;
       const results = choices.results.map((r) => ({ ...r, text: r.toolCalls ? r.text : web.rewriteCitations(this.svc.filterText(params, r.text)) }));
       const result = combineResults(results);
@@ -60,7 +61,7 @@ export class ChatService {
       const completion = toCompletion(newCompletionId(), model.id, results);
       const documents = web.documentsToolCall();
       if (documents) for (const choice of completion.choices) choice.message.tool_calls = [documents, ...(choice.message.tool_calls ?? [])];
-      return { ...completion, svc_parameters: web.echo() };
+      return { ...completion, svc_parameters: web.echo(), ...withUpstreamRetries(retries) };
     });
   }
 
@@ -105,10 +106,13 @@ export class ChatService {
       const documents = web.documentsToolCall();
       // The role chunk waits for the first output, so a prompt the model refuses (context length) is still an HTTP error.
       let opened = false;
+      // Model-server retries before the first output: the gateway's x-retry-count, on the first chunk.
+      let retries = 0;
       const open = async (index: number) => {
         const results = opened ? undefined : web?.streamedResults();
-        if (results) await publisher.chunk(chunks.searchResults(results));
-        if (!opened) await publisher.chunk({ ...chunks.role(), svc_parameters: web?.echo() ?? this.svc.parametersOf(params) });
+        const retried = opened ? {} : withUpstreamRetries(retries);
+        if (results) await publisher.chunk({ ...chunks.searchResults(results), ...retried });
+        if (!opened) await publisher.chunk({ ...chunks.role(), svc_parameters: web?.echo() ?? this.svc.parametersOf(params), ...(results ? {} : retried) });
         if (index > 0 && !filters[index]) await publisher.chunk(chunks.role(index));
         opened = true;
         filter(index);
@@ -116,6 +120,7 @@ export class ChatService {
       const { results } = await generateChoices(this.candidates(model, params, engine), { ...params, messages }, publisher.signal, {
         // Chunks name the model that answers (a fallback, when the requested one failed before output).
         candidate: (answering) => void (chunks = new ChunkFactory(completionId, answering.id)),
+        retry: () => void retries++,
         text: async (index, text) => {
           await open(index);
           const visible = filter(index).push(text);

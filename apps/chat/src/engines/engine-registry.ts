@@ -26,6 +26,9 @@ export class EngineRegistry extends ModelEngineRegistry<TextEngine> {
     switch (engine.kind) {
       case 'embedded-onnx-diffusion':
       case 'embedded-sharp-resample':
+      case 'embedded-sharp-matte':
+      case 'embedded-ffmpeg-video':
+      case 'embedded-diffusion-video':
       case 'embedded-word-vectors':
       case 'embedded-flite':
       case 'embedded-pocketsphinx':

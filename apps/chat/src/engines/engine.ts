@@ -31,6 +31,8 @@ export interface GenerateRequest {
   parallelToolCalls?: boolean;
   /** `prompt_cache_key`: the same key goes to the same upstream endpoint / engine sequence. */
   cacheKey?: string;
+  /** Called once per retried model-server attempt (upstream engines: connect errors, 502/503 before any byte). */
+  onUpstreamRetry?: () => void;
   /** Fields this API does not know, for upstream engines only. */
   passthrough?: Record<string, unknown>;
   /** Aborted when the caller goes away: the engine must stop generating promptly. */

@@ -1,6 +1,7 @@
 import { DomainError, ErrorCode } from '@svc/errors';
 import { Logger } from '@svc/logging';
 import { ModelDefinition } from '@svc/catalog';
+import { watchEngine } from '@svc/messaging';
 
 /** What a registry needs of an engine: its kind for the logs, loading, closing. */
 export interface LoadableEngine {
@@ -36,6 +37,8 @@ export abstract class ModelEngineRegistry<E extends LoadableEngine> {
         try {
           await engine.ready();
           this.logger.info({ model: id, kind: engine.kind, ms: Date.now() - started }, `${this.names.engine} ready`);
+          // Engines with a slot queue (the embedded ones) show their load as metrics.
+          if ('stats' in engine) watchEngine(id, () => (engine as unknown as { stats: { running: number; queued: number } }).stats);
         } catch (err) {
           const reason = err instanceof Error ? err.message : String(err);
           this.failures.set(id, reason);

@@ -50,7 +50,8 @@ export class UpstreamRouter {
     }
   }
 
-  async send(body: (endpoint: UpstreamEndpoint) => string, signal: AbortSignal, cacheKey?: string): Promise<RoutedResponse> {
+  /** `onRetry` is called before each retried attempt. */
+  async send(body: (endpoint: UpstreamEndpoint) => string, signal: AbortSignal, cacheKey?: string, onRetry?: () => void): Promise<RoutedResponse> {
     const tried = new Set<string>();
     for (let attempt = 0; ; attempt++) {
       const endpoint = pickEndpoint(this.endpoints, cacheKey, tried);
@@ -62,7 +63,9 @@ export class UpstreamRouter {
         if (attempt >= this.options.retries || signal.aborted) return false;
         this.options.logger?.warn({ endpoint: endpoint.id, attempt: attempt + 1, reason }, 'retrying upstream request');
         await sleep(backoffDelay(attempt, this.options.backoff ?? DEFAULT_BACKOFF), signal).catch(() => undefined);
-        return !signal.aborted;
+        if (signal.aborted) return false;
+        onRetry?.();
+        return true;
       };
       endpoint.outstanding++;
       let released = false;

@@ -4,8 +4,9 @@ import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { connect } from 'nats';
 import { serviceMigrationsDir } from '@svc/database';
-import { createTestDatabase, freePort, PrivateNats, ServiceProcess, startPrivateNats, startService, TestDatabase } from '@svc/testing';
+import { createTestDatabase, freePort, PrivateNats, ServiceProcess, startFakeBilling, startPrivateNats, startService, TestDatabase } from '@svc/testing';
 import { makeDocx, makePdf } from '../../src/augment/parse/document-fixtures';
 
 /**
@@ -105,6 +106,13 @@ describe('POST /api/v1/augment/* (gateway, chat service, local search and pages)
     writeFileSync(catalogPath, CATALOG);
     const nats: PrivateNats = await startPrivateNats();
     stops.push(() => nats.stop());
+    // The tools are billed (issue 18); a billing that grants every hold keeps this test on the tools.
+    const nc = await connect({ servers: nats.url });
+    const stopBilling = startFakeBilling(nc);
+    stops.push(async () => {
+      stopBilling();
+      await nc.close();
+    });
     const keysDb: TestDatabase = await createTestDatabase('augk', { migrationsDir: serviceMigrationsDir('keys') });
     stops.push(() => keysDb.drop());
     const chatDb: TestDatabase = await createTestDatabase('augc', { migrationsDir: serviceMigrationsDir('chat') });

@@ -5,6 +5,7 @@ import { ModelDefinition, modelSchema } from '@svc/catalog';
 import { ChatCompletionParams } from '@svc/contracts';
 import { DomainError } from '@svc/errors';
 import { writeTinyGguf } from '@svc/gguf';
+import { z } from 'zod';
 import { generateChoices } from '../../src/chat/request/choices';
 import { EmbeddedLlamaEngine } from '../../src/engines/embedded/embedded-llama.engine';
 import { isContextLengthExceeded } from '../../src/engines/context-length';
@@ -68,6 +69,52 @@ describe('chat request features on the embedded engine (tiny model)', () => {
       expect(results[0].text).toMatch(/"age"\s*:\s*-?\d+([eE]\+?\d+)?\s*[,}]/);
       for (const tag of value.tags) expect(['a', 'b']).toContain(tag);
     }
+  });
+
+  describe('schemas from zod (room for what a random-weight model rambles)', () => {
+    const roomy = { ...model, maxCompletionTokens: 500 };
+    const runRoomy = (over: Partial<ChatCompletionParams>, onText?: (text: string) => void) =>
+      generateChoices(
+        [{ model: roomy, engine: () => engine }],
+        { model: 'tiny', messages: [{ role: 'user', content: 'Who?' }], seed: 3, max_tokens: 500, ...over },
+        new AbortController().signal,
+        onText ? { text: async (_i, piece) => onText(piece) } : {},
+      );
+
+    it('.int().min().max(), .email(), .uuid() and dates: the answer passes zod itself, streamed or not', async () => {
+      const Person = z.object({
+        age: z.number().int().min(18).max(99),
+        email: z.email(),
+        id: z.uuid(),
+        born: z.iso.date(),
+        seen: z.iso.datetime(),
+        score: z.number().min(0).max(1),
+        kind: z.enum(['a', 'b']),
+        nick: z.string().max(8).nullable(),
+      });
+      const response_format = { type: 'json_schema' as const, json_schema: { name: 'person', schema: z.toJSONSchema(Person) } };
+      for (const seed of [1, 2]) {
+        const { results } = await runRoomy({ seed, response_format });
+        expect(results[0].finishReason).toBe('stop');
+        expect(Person.safeParse(JSON.parse(results[0].text)).error).toBeUndefined();
+      }
+      let streamed = '';
+      await runRoomy({ seed: 5, response_format }, (piece) => void (streamed += piece));
+      expect(Person.safeParse(JSON.parse(streamed)).error).toBeUndefined();
+    });
+
+    it('tool arguments from zod pass zod; what no grammar enforces is checked after, and a second miss is a 502 naming the place', async () => {
+      const Args = z.object({ city: z.string().max(16), days: z.number().int().min(1).max(7), contact: z.email() });
+      const tools = [{ type: 'function' as const, function: { name: 'forecast', parameters: z.toJSONSchema(Args) } }];
+      const { results } = await runRoomy({ tools, tool_choice: 'required' });
+      expect(Args.safeParse(JSON.parse(results[0].toolCalls![0].function.arguments)).error).toBeUndefined();
+
+      // A pattern is no grammar here: this model's noise never matches it, twice.
+      const schema = { type: 'object', properties: { code: { type: 'string', pattern: '^x{5}$', maxLength: 5 } }, required: ['code'] };
+      const failure = await runRoomy({ response_format: { type: 'json_schema', json_schema: { name: 'c', schema } } }).catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(DomainError);
+      expect(failure).toMatchObject({ status: 502, message: expect.stringContaining('#/properties/code must match pattern') });
+    });
   });
 
   it('json_object output parses to an object', async () => {

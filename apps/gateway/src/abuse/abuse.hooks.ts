@@ -1,14 +1,15 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit, Optional } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, ErrorCode } from '@svc/errors';
-import { HEADER } from '@svc/headers';
+import { HEADER, retryAfterHeaders } from '@svc/headers';
 import { Logger } from '@svc/logging';
 import { AuthenticatedRequest } from '../auth/auth.decorators';
-import { bearerSecretHash } from '../auth/bearer-token';
+import { callerSecretHash } from '../auth/caller-secret';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { sendError } from '../http/send-error';
 import { GATEWAY_LOGGER } from '../logger.token';
+import { GatewayMetrics, NO_METRICS } from '../metrics/gateway-metrics';
 import { AdmissionGate, GateVerdict } from '../rate-limit/admission-gate';
 import { AbuseProtection, AbuseVerdict } from './abuse-protection';
 import { ipIdentity, keyIdentity } from './caller-identity';
@@ -49,6 +50,7 @@ export class AbuseHooks implements OnModuleInit {
     private readonly gate: AdmissionGate,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     @Inject(GATEWAY_LOGGER) private readonly logger: Logger,
+    @Optional() private readonly metrics: GatewayMetrics = NO_METRICS,
   ) {}
 
   onModuleInit(): void {
@@ -60,7 +62,7 @@ export class AbuseHooks implements OnModuleInit {
 
   async before(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     if (!API_PATH.test(request.url)) return undefined;
-    const state: RequestState = { secretHash: bearerSecretHash(request), answered: false, deferred: false };
+    const state: RequestState = { secretHash: callerSecretHash(request), answered: false, deferred: false };
     this.state.set(request, state);
     const hash = state.secretHash;
     if (hash && this.protection.isAuthenticated(hash) && this.admissionRoutes.has(routeOf(request))) {
@@ -79,13 +81,8 @@ export class AbuseHooks implements OnModuleInit {
     if (check.verdict === 'pass') return undefined;
     state.answered = true;
     if (check.verdict === 'unavailable') {
-      reply.header('retry-after', '5');
-      sendError(
-        this.logger,
-        request,
-        reply,
-        new DomainError(ErrorCode.ServiceUnavailable, 'Requests without an API key are refused while rate limiting is degraded. Try again shortly.'),
-      );
+      const message = 'Requests without an API key are refused while rate limiting is degraded. Try again shortly.';
+      sendError(this.logger, request, reply, new DomainError(ErrorCode.ServiceUnavailable, message, undefined, { retryAfterSeconds: 5 }));
       return reply;
     }
     const verdict = this.verdict(check, state) as NonNullable<GateVerdict>;
@@ -103,15 +100,16 @@ export class AbuseHooks implements OnModuleInit {
   private verdict(check: AbuseVerdict, state: RequestState): GateVerdict {
     if (check.verdict !== 'blocked') return null;
     state.answered = true;
-    const seconds = Math.max(1, Math.ceil((check.liftAt - Date.now()) / 1000));
+    this.metrics.refused('abuse_blocked');
+    const waitMs = check.liftAt - Date.now();
     const message = `Too many failed attempts (over ${this.protection.maxFailures}) resulted in non-success status codes. Please wait ${this.protection.blockSeconds}s and try again.`;
     return {
-      refusal: new DomainError(ErrorCode.RateLimited, message),
+      refusal: new DomainError(ErrorCode.RateLimited, message, undefined, { retryAfterSeconds: Math.max(0, waitMs) / 1000 }),
       headers: {
         [HEADER.rateLimitRemainingRequests]: '0',
         [HEADER.rateLimitResetRequests]: String(Math.ceil(check.liftAt / 1000)),
-        [HEADER.rateLimitResetTokens]: String(seconds),
-        'retry-after': String(seconds),
+        [HEADER.rateLimitResetTokens]: String(Math.max(1, Math.ceil(waitMs / 1000))),
+        ...retryAfterHeaders(waitMs),
         ...(check.identity.startsWith('key:') ? { [HEADER.rateLimitType]: 'api_key' } : {}),
       },
     };
@@ -133,8 +131,9 @@ export class AbuseHooks implements OnModuleInit {
     if (state.answered) return payload;
     const key = request.apiKey;
     if (key && state.secretHash) this.protection.authenticated(state.secretHash);
-    // Only the caller's own failures count: the platform's 5xx (a service restarting) must not block a retrying client.
-    if (reply.statusCode < 400 || reply.statusCode >= 500) return payload;
+    // Only the caller's own failures count: the platform's 5xx (a service restarting) must not block a
+    // retrying client, nor a 429 (docs/rate-limits.md: the limiter refuses those at the same cost as a block).
+    if (reply.statusCode < 400 || reply.statusCode >= 500 || reply.statusCode === 429) return payload;
     if (key && state.secretHash) {
       await this.protection.failed(keyIdentity(state.secretHash), request.id, {
         accountId: key.accountId,

@@ -1,10 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { ModelDefinition } from '@svc/catalog';
 import { BillableUsage, CallerContext, RequestBilling } from '@svc/contracts';
+import { DomainError, ErrorCode } from '@svc/errors';
 import { Logger } from '@svc/logging';
 import { AuthenticatedRequest } from '../auth/auth.decorators';
 import { GATEWAY_LOGGER } from '../logger.token';
+import { GatewayMetrics, NO_METRICS } from '../metrics/gateway-metrics';
 import { setModelHeaders } from '../models/model-headers';
 import { ADMISSION_STAGES, AdmissionRequest, AdmissionStage, AdmissionTicket, ResponseCost, UsageReport } from './admission.types';
 
@@ -41,15 +43,24 @@ class Admission implements Admitted {
   readonly billing: RequestBilling | undefined;
   /** A property, not a method: handlers destructure it. */
   readonly costOf: Admitted['costOf'];
+  /** The last price asked for: a handler prices its answer's usage, settlement counts the same one. */
+  private priced?: { usage: object; cost: ResponseCost | undefined };
 
   constructor(
     private readonly tickets: AdmissionTicket[],
     private readonly logger: Logger,
     private readonly requestId: string,
+    private readonly request: AdmissionRequest,
+    private readonly metrics: GatewayMetrics,
   ) {
     this.billing = tickets.find((t) => t.billing)?.billing;
     const pricer = tickets.find((t) => t.costOf);
-    this.costOf = (usage) => pricer?.costOf?.(usage);
+    this.costOf = (usage) => {
+      if (this.priced?.usage === usage) return this.priced.cost;
+      const cost = pricer?.costOf?.(usage);
+      this.priced = { usage, cost };
+      return cost;
+    };
   }
 
   applyHeaders(reply: FastifyReply): void {
@@ -60,7 +71,17 @@ class Admission implements Admitted {
   async settle(usage: UsageReport | null): Promise<void> {
     if (this.settled) return;
     this.settled = true;
+    if (usage && this.metrics.enabled) this.count(usage);
     await settleAll(this.tickets, usage, this.logger, this.requestId);
+  }
+
+  /** Tokens, and the charge of a text request at the gateway's count (the service settles exactly). */
+  private count(usage: UsageReport): void {
+    const model = this.request.model.id;
+    this.metrics.usage(model, usage.promptTokens, usage.completionTokens);
+    if (this.request.worstCase.kind !== 'text') return;
+    const cost = this.costOf(usage);
+    if (cost) this.metrics.creditCharged(model, cost);
   }
 }
 
@@ -74,10 +95,12 @@ export class AdmissionService {
   constructor(
     @Inject(ADMISSION_STAGES) private readonly stages: AdmissionStage[],
     @Inject(GATEWAY_LOGGER) private readonly logger: Logger,
+    @Optional() private readonly metrics: GatewayMetrics = NO_METRICS,
   ) {}
 
   /** `reply` receives the stages' headers (rate limits, balances); null for internal sub-requests. */
   async run<T>(request: AdmissionRequest, reply: FastifyReply | null, work: (admitted: Admitted) => Promise<AdmittedOutcome<T>>): Promise<T> {
+    if (reply) reply.request.metricsModel = request.model.id;
     const admission = await this.admit(request);
     if (reply) admission.applyHeaders(reply);
     let outcome: AdmittedOutcome<T>;
@@ -110,10 +133,12 @@ export class AdmissionService {
     try {
       for (const stage of this.stages) tickets.push(await stage.admit(request));
     } catch (err) {
+      // Only billing refuses for credit; rate limits and abuse blocks are counted where they are decided.
+      if (err instanceof DomainError && err.code === ErrorCode.InsufficientCredits) this.metrics.refused('insufficient_balance', request.model.id);
       await settleAll(tickets, null, this.logger, request.requestId);
       throw err;
     }
-    return new Admission(tickets, this.logger, request.requestId);
+    return new Admission(tickets, this.logger, request.requestId, request, this.metrics);
   }
 }
 

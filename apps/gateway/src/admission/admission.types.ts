@@ -1,5 +1,6 @@
-import { ModelDefinition } from '@svc/catalog';
+import { AugmentTool, ModelDefinition } from '@svc/catalog';
 import { AuthenticatedKey, BillableUsage, RequestBilling } from '@svc/contracts';
+import type { LimitOverride } from '../rate-limit/limit-class';
 
 /** Tokens a request is counted for in token-per-minute limits (text prompt + output, embedding input). */
 export function limitTokensOf(usage: BillableUsage): number {
@@ -8,10 +9,13 @@ export function limitTokensOf(usage: BillableUsage): number {
   return 0;
 }
 
+/** What admission prices and limits: a catalog model, or an `/augment/*` tool (priced per call). */
+export type AdmittedModel = (Pick<ModelDefinition, 'id' | 'name' | 'type' | 'rateLimitTier' | 'pricing'> | AugmentTool) & LimitOverride;
+
 export interface AdmissionRequest {
   requestId: string;
   key: AuthenticatedKey;
-  model: ModelDefinition;
+  model: AdmittedModel;
   /**
    * The most the request may consume, known before any model runs, in its model's pricing units:
    * billing holds its price, token limits count its tokens.

@@ -36,6 +36,6 @@ describe('audio request validation', () => {
     expect(parsed.timestamps).toBe(true);
     expect(parsed.model).toBe('default');
     expect(transcriptionRequestSchema.safeParse({ model: 'm' }).success).toBe(false);
-    expect(transcriptionRequestSchema.safeParse({ file: Buffer.from('x'), response_format: 'srt' }).success).toBe(false);
+    expect(transcriptionRequestSchema.safeParse({ file: Buffer.from('x'), response_format: 'xml' }).success).toBe(false);
   });
 });

@@ -6,16 +6,26 @@ import { AUDIO, CallerContext, SpeechParams } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { HEADER } from '@svc/headers';
 import { RpcClient } from '@svc/messaging';
-import { AdmissionService, NO_TOKENS } from '../admission/admission.service';
+import { AdmissionService, NO_TOKENS, RouteCall } from '../admission/admission.service';
 import { AuthenticatedRequest, Caller } from '../auth/auth.decorators';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { parseBody } from '../http/parse-body';
 import { plainBody } from '../image/multipart-body';
 import { CATALOG } from '../models/models.tokens';
 import { AUDIO_BLOBS, packUpload, unpackAudio } from './audio-blobs';
-import { formatFor, inputTooLong, limitOf, speechRequestSchema, transcriptionRequestSchema, voiceFor } from './audio-request.dto';
+import {
+  checkSpokenLanguage,
+  formatFor,
+  inputTooLong,
+  limitOf,
+  speechRequestSchema,
+  TranscriptFormat,
+  transcriptionRequestSchema,
+  translationRequestSchema,
+  voiceFor,
+} from './audio-request.dto';
 import { AudioStreamer } from './audio-streamer';
-import { toVerboseJson } from './transcription-format';
+import { formatTranscript } from './transcription-format';
 
 const CONTENT_TYPES: Record<SpeechParams['response_format'], string> = {
   mp3: 'audio/mpeg',
@@ -58,6 +68,7 @@ export class AudioController {
       response_format: formatFor(model, input.response_format),
       speed: input.speed,
       language: input.language,
+      instructions: input.instructions,
     };
     const admission = this.admission.forModel({ caller, request, reply }, model);
     const contentType = CONTENT_TYPES[params.response_format];
@@ -85,15 +96,42 @@ export class AudioController {
     @Req() request: AuthenticatedRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<unknown> {
+    const input = parseBody(transcriptionRequestSchema, await this.multipart(request, body));
+    const granularities = [input['timestamp_granularities[]'], input.timestamp_granularities].flat().filter((g): g is string => typeof g === 'string');
+    return this.transcribe({ caller, request, reply }, input, { task: 'transcribe', granularities, timestamps: input.timestamps });
+  }
+
+  /** OpenAI's translations: English text. An English-only recognizer transcribes (docs/audio.md). */
+  @Post('translations')
+  @HttpCode(200)
+  async translations(
+    @Body() body: unknown,
+    @Caller() caller: CallerContext,
+    @Req() request: AuthenticatedRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<unknown> {
+    const input = parseBody(translationRequestSchema, await this.multipart(request, body));
+    return this.transcribe({ caller, request, reply }, input, { task: 'translate', granularities: [], timestamps: false });
+  }
+
+  private async multipart(request: AuthenticatedRequest, body: unknown): Promise<unknown> {
     if (!request.isMultipart()) throw new DomainError(ErrorCode.UnsupportedMediaType, 'Send the audio as multipart/form-data with a "file" field.');
-    const input = parseBody(transcriptionRequestSchema, await plainBody(body));
+    return plainBody(body);
+  }
+
+  private async transcribe(
+    call: RouteCall,
+    input: { file: Buffer; model: string; response_format: TranscriptFormat; language?: string },
+    options: { task: 'transcribe' | 'translate'; granularities: string[]; timestamps: boolean },
+  ): Promise<unknown> {
+    const { caller, reply } = call;
     const model = this.model(input.model, 'asr');
+    if (options.task === 'translate') checkSpokenLanguage(model, input.language);
     const maxBytes = limitOf(model, 'max_file_bytes', DEFAULT_MAX_FILE_BYTES);
     if (input.file.length > maxBytes)
       throw new DomainError(ErrorCode.PayloadTooLarge, `The audio file is ${input.file.length} bytes; ${model.id} accepts at most ${maxBytes}.`);
-    const granularities = [input['timestamp_granularities[]'], input.timestamp_granularities].flat().filter((g): g is string => typeof g === 'string');
-    const timestamps = input.timestamps || granularities.length > 0 || input.response_format === 'verbose_json';
-    const admission = this.admission.forModel({ caller, request, reply }, model);
+    const timestamps = options.timestamps || options.granularities.length > 0 || !['json', 'text'].includes(input.response_format);
+    const admission = this.admission.forModel(call, model);
 
     const audio = await packUpload(this.blobs, input.file, this.config.INFERENCE_TIMEOUT_MS);
     let admitted = false;
@@ -102,19 +140,17 @@ export class AudioController {
       const probe = await this.rpc.send(AUDIO.PROBE, { caller, model: model.id, audio, keep: true }, { requestId: caller.requestId });
       const result = await admission.run({ kind: 'asr', audioMs: probe.durationMs }, async ({ billing }) => {
         admitted = true;
+        const params = { model: model.id, timestamps, language: input.language, task: options.task };
         const transcribed = await this.rpc.send(
           AUDIO.TRANSCRIBE,
-          { caller, params: { model: model.id, timestamps, language: input.language }, audio, billing },
+          { caller, params, audio, billing },
           { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS },
         );
         return { result: transcribed, usage: NO_TOKENS };
       });
-      if (input.response_format === 'text') {
-        reply.header(HEADER.contentType, 'text/plain; charset=utf-8');
-        return result.text;
-      }
-      if (input.response_format === 'verbose_json') return toVerboseJson(result);
-      return input.timestamps ? result : { text: result.text, duration: result.duration };
+      const formatted = formatTranscript(result, input.response_format, options);
+      if (formatted.contentType) reply.header(HEADER.contentType, formatted.contentType);
+      return formatted.body;
     } finally {
       if (!admitted && 'blobId' in audio) await this.blobs.delete(audio.blobId).catch(() => undefined);
     }

@@ -2,18 +2,23 @@ import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/comm
 import { FastifyReply } from 'fastify';
 import Redis from 'ioredis';
 import { BlobStore } from '@svc/blob-store';
-import { AUGMENT, AugmentScrapeReply, AugmentSearchReply, CallerContext } from '@svc/contracts';
+import { AugmentToolName, Catalog } from '@svc/catalog';
+import { AUGMENT, AugmentScrapeReply, AugmentSearchReply, CallerContext, RequestBilling } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { HEADER } from '@svc/headers';
 import { RpcClient } from '@svc/messaging';
+import { AdmissionService, NO_TOKENS, RouteCall } from '../admission/admission.service';
 import { AuthenticatedRequest, Caller } from '../auth/auth.decorators';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { parseBody } from '../http/parse-body';
 import { plainBody } from '../image/multipart-body';
+import { CATALOG } from '../models/models.tokens';
 import { REDIS } from '../redis/redis.module';
 import { augmentScrapeSchema, augmentSearchSchema, TEXT_PARSER_MAX_BYTES, textParserSchema } from './augment-request.dto';
 
 const UPLOAD_TTL_MS = 120_000;
+/** Every tool is priced per call. */
+const ONE_REQUEST = { kind: 'request', requests: 1 } as const;
 
 /** Parts of a multipart upload that are not fields: the file's name and media type. */
 interface FilePart {
@@ -24,7 +29,9 @@ interface FilePart {
 
 /**
  * Retrieval helpers for clients that do their own prompting: web search, scraping a page to
- * Markdown, and text out of a document. Served by the chat service; any API key may call them.
+ * Markdown, and text out of a document. Served by the chat service; any API key may call them,
+ * admitted like inference: the `augment` rate-limit class, and a hold of the tool's catalog price
+ * per call (`augment` section), charged by the service when the call succeeds.
  */
 @Controller('augment')
 export class AugmentController {
@@ -32,6 +39,8 @@ export class AugmentController {
 
   constructor(
     private readonly rpc: RpcClient,
+    private readonly admission: AdmissionService,
+    @Inject(CATALOG) private readonly catalog: Catalog,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     @Inject(REDIS) redis: Redis,
   ) {
@@ -40,20 +49,30 @@ export class AugmentController {
 
   @Post('search')
   @HttpCode(200)
-  search(@Body() body: unknown, @Caller() caller: CallerContext): Promise<AugmentSearchReply> {
+  search(
+    @Body() body: unknown,
+    @Caller() caller: CallerContext,
+    @Req() request: AuthenticatedRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<AugmentSearchReply> {
     const input = parseBody(augmentSearchSchema, body);
-    return this.rpc.send(
-      AUGMENT.SEARCH,
-      { caller, query: input.query, limit: input.limit },
-      { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS },
+    return this.admitted('search', { caller, request, reply }, (billing) =>
+      this.rpc.send(AUGMENT.SEARCH, { caller, billing, query: input.query, limit: input.limit }, this.callOptions(caller)),
     );
   }
 
   @Post('scrape')
   @HttpCode(200)
-  scrape(@Body() body: unknown, @Caller() caller: CallerContext): Promise<AugmentScrapeReply> {
+  scrape(
+    @Body() body: unknown,
+    @Caller() caller: CallerContext,
+    @Req() request: AuthenticatedRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<AugmentScrapeReply> {
     const input = parseBody(augmentScrapeSchema, body);
-    return this.rpc.send(AUGMENT.SCRAPE, { caller, url: input.url }, { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS });
+    return this.admitted('scrape', { caller, request, reply }, (billing) =>
+      this.rpc.send(AUGMENT.SCRAPE, { caller, billing, url: input.url }, this.callOptions(caller)),
+    );
   }
 
   @Post('text-parser')
@@ -71,10 +90,8 @@ export class AugmentController {
       throw new DomainError(ErrorCode.PayloadTooLarge, `The file is ${input.file.length} bytes; at most ${TEXT_PARSER_MAX_BYTES} are accepted.`);
     const file = await this.blobs.put(input.file, UPLOAD_TTL_MS);
     try {
-      const result = await this.rpc.send(
-        AUGMENT.PARSE_TEXT,
-        { caller, file, filename: part?.filename, mediaType: part?.mimetype },
-        { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS },
+      const result = await this.admitted('text-parser', { caller, request, reply }, (billing) =>
+        this.rpc.send(AUGMENT.PARSE_TEXT, { caller, billing, file, filename: part?.filename, mediaType: part?.mimetype }, this.callOptions(caller)),
       );
       const text = result.text ?? (result.textBlob ? (await this.blobs.take(result.textBlob.blobId))?.toString('utf8') : undefined);
       if (text === undefined) throw new DomainError(ErrorCode.ServiceUnavailable, 'The parsed text expired before it could be returned; retry.');
@@ -87,6 +104,16 @@ export class AugmentController {
       // Normally taken by the service already; gone at once if the call failed before.
       void this.blobs.delete(file.blobId).catch(() => undefined);
     }
+  }
+
+  /** Runs `call` under the tool's admission: 429 over its limits, 402 without credit for its price. */
+  private admitted<T>(tool: AugmentToolName, { caller, request, reply }: RouteCall, call: (billing: RequestBilling | undefined) => Promise<T>): Promise<T> {
+    const admission = { requestId: caller.requestId, key: request.apiKey!, model: this.catalog.augmentTool(tool), worstCase: ONE_REQUEST, ip: request.ip };
+    return this.admission.run(admission, reply, async ({ billing }) => ({ result: await call(billing), usage: NO_TOKENS }));
+  }
+
+  private callOptions(caller: CallerContext) {
+    return { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS };
   }
 }
 

@@ -5,14 +5,17 @@ import { Access, ACCESS, AuthenticatedRequest } from './auth.decorators';
 import { bearerSecretHash } from './bearer-token';
 import { KeyCache } from './key-cache';
 import { KeyUsageReporter } from './key-usage.reporter';
+import { SiwxAuthenticator } from './siwx-authenticator';
+import { siwxHeader } from './siwx-header';
 
-/** Bearer authentication on every route not marked @Public(). */
+/** Bearer (or Sign-In-With-X wallet) authentication on every route not marked @Public(). */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly keys: KeyCache,
     private readonly usage: KeyUsageReporter,
+    private readonly siwx: SiwxAuthenticator,
   ) {}
 
   /** Per controller class and handler: their metadata does not change after boot. */
@@ -23,6 +26,13 @@ export class ApiKeyGuard implements CanActivate {
     if (access === 'public') return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const secretHash = bearerSecretHash(request);
+    const wallet = secretHash ? undefined : siwxHeader(request);
+    if (wallet !== undefined) {
+      // A wallet acts with an INFERENCE key: refused before its nonce is spent.
+      if (access === 'admin') throw new DomainError(ErrorCode.AdminRequired, ADMIN_REQUIRED_MESSAGE);
+      request.apiKey = await this.siwx.authenticate(wallet, request.id);
+      return true;
+    }
     if (!secretHash) throw new DomainError(ErrorCode.Unauthorized, 'Missing API key. Send it as "Authorization: Bearer <key>".');
     const key = await this.keys.lookup(secretHash, request.id);
     if (!key) throw new DomainError(ErrorCode.Unauthorized, 'Invalid API key.');

@@ -2,7 +2,7 @@ import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/commo
 import { LRUCache } from 'lru-cache';
 import { NatsConnection, Subscription } from 'nats';
 import { AuthenticatedKey, KEYS, KeysRevokedEvent } from '@svc/contracts';
-import { decodeJson, NATS_CONNECTION, NestEventPacket, RpcClient } from '@svc/messaging';
+import { decodeJson, NATS_CONNECTION, NestEventPacket, QUICK_CALL_IDLE_MS, retryIfUnavailable, RpcClient } from '@svc/messaging';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 
 type Entry = { key: AuthenticatedKey | null };
@@ -62,7 +62,9 @@ export class KeyCache implements OnModuleInit, OnModuleDestroy {
 
   private async fetch(secretHash: string, requestId: string): Promise<AuthenticatedKey | null> {
     try {
-      const { key } = await this.rpc.send(KEYS.VERIFY, { secretHash }, { requestId, timeoutMs: 5_000 });
+      const { key } = await retryIfUnavailable(() =>
+        this.rpc.send(KEYS.VERIFY, { secretHash }, { requestId, timeoutMs: 5_000, idleTimeoutMs: QUICK_CALL_IDLE_MS }),
+      );
       this.cache.set(secretHash, { key });
       if (key) this.hashById.set(key.id, secretHash);
       return key;

@@ -1,7 +1,7 @@
 import { Controller, Get, Headers, Query, Res } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { BalanceReply, BILLING, CallerContext, KEYS, UsageAnalyticsReply } from '@svc/contracts';
-import { HEADER } from '@svc/headers';
+import { HEADER, paginationHeaders } from '@svc/headers';
 import { RpcClient } from '@svc/messaging';
 import { toNumber } from '@svc/pricing';
 import { AdminOnly, Caller } from '../auth/auth.decorators';
@@ -43,10 +43,10 @@ export class BillingController {
       this.rpc.send(BILLING.USAGE_HISTORY, { accountId: caller.accountId, ...q }, { requestId: caller.requestId }),
       this.balanceOf(caller, reply),
     ]);
-    reply.header(HEADER.paginationLimit, String(page.pageSize)).header(HEADER.paginationPage, String(page.page));
+    reply.headers(paginationHeaders(page.pageSize, page.page, page.total ?? null));
     if (accept?.includes('text/csv')) {
-      reply.header(HEADER.contentType, 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename=${csvFilename()}`);
-      if (page.nextCursor) reply.header('x-next-cursor', page.nextCursor);
+      reply.header(HEADER.contentType, 'text/csv; charset=utf-8').header(HEADER.contentDisposition, `attachment; filename=${csvFilename()}`);
+      if (page.nextCursor) reply.header(HEADER.nextCursor, page.nextCursor);
       return usageCsv(page.data);
     }
     return { data: page.data, nextCursor: page.nextCursor };

@@ -4,6 +4,7 @@ import { RpcClient } from '@svc/messaging';
 import { BillingSettler } from '@svc/billing-client';
 import { GATEWAY_LOGGER } from '../logger.token';
 import { ACCOUNT_BALANCES } from '../rate-limit/account-balances';
+import { BillingUsageSunsetController } from './billing-usage-sunset.controller';
 import { BillingController } from './billing.controller';
 import { BillingStage } from './billing.stage';
 import { CreditLeases } from './credit-leases';
@@ -15,7 +16,7 @@ import { KeyUsageEnricher } from './key-usage.enricher';
  */
 @Global()
 @Module({
-  controllers: [BillingController],
+  controllers: [BillingController, BillingUsageSunsetController],
   providers: [
     BillingStage,
     CreditLeases,

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { BILLING, SettleRequest } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { Logger } from '@svc/logging';
-import { RpcClient } from '@svc/messaging';
+import { QUICK_CALL_IDLE_MS, retryIfUnavailable, RpcClient } from '@svc/messaging';
 import { BillingSettler } from '@svc/billing-client';
 import { amountIn, PricingError, quote } from '@svc/pricing';
 import { AdmissionRequest, AdmissionStage, AdmissionTicket, UsageReport } from '../admission/admission.types';
 import { GATEWAY_LOGGER } from '../logger.token';
+import { GatewayMetrics, NO_METRICS } from '../metrics/gateway-metrics';
 import { balanceHeaders } from './balance-headers';
 import { CreditLeases } from './credit-leases';
 import { responseCost } from './response-cost';
@@ -40,6 +41,7 @@ export class BillingStage implements AdmissionStage, OnApplicationShutdown {
     private readonly leases: CreditLeases,
     private readonly settler: BillingSettler,
     @Inject(GATEWAY_LOGGER) private readonly logger: Logger,
+    @Optional() private readonly metrics: GatewayMetrics = NO_METRICS,
   ) {}
 
   async admit(request: AdmissionRequest): Promise<AdmissionTicket> {
@@ -57,6 +59,7 @@ export class BillingStage implements AdmissionStage, OnApplicationShutdown {
     const grant = await this.leases.take(key, { usd: amountIn(total, 'USD'), diem: amountIn(total, 'DIEM') }, requestId);
     if (!grant) return null;
     const { lease, hold } = grant;
+    this.metrics.creditHeld(model.id, lease.currency, hold);
     const reservationId = randomUUID();
     const billing = {
       reservationId,
@@ -72,7 +75,7 @@ export class BillingStage implements AdmissionStage, OnApplicationShutdown {
       },
     };
     return {
-      headers: balanceHeaders(grant.balancesBefore),
+      headers: balanceHeaders(grant.balancesBefore, key),
       billing,
       costOf: (usage) => responseCost(model.id, model.pricing, lease.currency, usage),
       settle: async (usage) => {
@@ -97,22 +100,22 @@ export class BillingStage implements AdmissionStage, OnApplicationShutdown {
   private async reserve(request: AdmissionRequest): Promise<AdmissionTicket> {
     const { requestId, key, model, worstCase } = request;
     const reservationId = randomUUID();
-    const reply = await this.rpc.send(
-      BILLING.RESERVE,
-      {
-        reservationId,
-        requestId,
-        accountId: key.accountId,
-        apiKeyId: key.id,
-        keyLimits: { usd: key.consumptionLimits.usd, diem: key.consumptionLimits.diem, period: key.limitPeriod },
-        model: { id: model.id, name: model.name, type: model.type },
-        pricing: model.pricing,
-        worstCase,
-      },
-      { requestId, timeoutMs: RESERVE_TIMEOUT_MS },
+    const reserve = {
+      reservationId,
+      requestId,
+      accountId: key.accountId,
+      apiKeyId: key.id,
+      keyLimits: { usd: key.consumptionLimits.usd, diem: key.consumptionLimits.diem, period: key.limitPeriod },
+      model: { id: model.id, name: model.name, type: model.type },
+      pricing: model.pricing,
+      worstCase,
+    };
+    const reply = await retryIfUnavailable(() =>
+      this.rpc.send(BILLING.RESERVE, reserve, { requestId, timeoutMs: RESERVE_TIMEOUT_MS, idleTimeoutMs: QUICK_CALL_IDLE_MS }),
     );
+    this.metrics.creditHeld(model.id, reply.currency, BigInt(reply.heldNano));
     return {
-      headers: balanceHeaders(reply.balancesBefore),
+      headers: balanceHeaders(reply.balancesBefore, key),
       billing: { reservationId },
       costOf: (usage) => responseCost(model.id, model.pricing, reply.currency, usage),
       settle: (usage) => this.settle(requestId, reservationId, worstCase.kind === 'text', usage),

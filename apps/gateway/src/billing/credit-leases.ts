@@ -3,7 +3,7 @@ import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs
 import { NatsConnection, Subscription } from 'nats';
 import { accountChangedEventSchema, AuthenticatedKey, BILLING, BillingAccountChangedEvent, NanoAmounts } from '@svc/contracts';
 import { Logger } from '@svc/logging';
-import { decodeJson, NATS_CONNECTION, NestEventPacket, RpcClient } from '@svc/messaging';
+import { decodeJson, NATS_CONNECTION, NestEventPacket, QUICK_CALL_IDLE_MS, retryIfUnavailable, RpcClient } from '@svc/messaging';
 import { GATEWAY_LOGGER } from '../logger.token';
 import { CreditLease } from './credit-lease';
 
@@ -152,20 +152,18 @@ export class CreditLeases implements OnModuleInit, OnApplicationShutdown {
 
   private open(slot: Slot, key: AuthenticatedKey, limited: boolean, cost: { usd: bigint; diem: bigint }, requestId: string): Promise<CreditLease | null> {
     const generation = slot.generation;
-    const opening = this.rpc
-      .send(
-        BILLING.LEASE_OPEN,
-        {
-          leaseId: randomUUID(),
-          accountId: key.accountId,
-          apiKeyId: limited ? key.id : null,
-          keyLimits: limited
-            ? { usd: key.consumptionLimits.usd, diem: key.consumptionLimits.diem, period: key.limitPeriod }
-            : { usd: null, diem: null, period: key.limitPeriod },
-          unitNano: { usd: cost.usd.toString(), diem: cost.diem.toString() },
-        },
-        { requestId, timeoutMs: OPEN_TIMEOUT_MS },
-      )
+    const request = {
+      leaseId: randomUUID(),
+      accountId: key.accountId,
+      apiKeyId: limited ? key.id : null,
+      keyLimits: limited
+        ? { usd: key.consumptionLimits.usd, diem: key.consumptionLimits.diem, period: key.limitPeriod }
+        : { usd: null, diem: null, period: key.limitPeriod },
+      unitNano: { usd: cost.usd.toString(), diem: cost.diem.toString() },
+    };
+    const opening = retryIfUnavailable(() =>
+      this.rpc.send(BILLING.LEASE_OPEN, request, { requestId, timeoutMs: OPEN_TIMEOUT_MS, idleTimeoutMs: QUICK_CALL_IDLE_MS }),
+    )
       .then((reply) => {
         if (reply.outcome !== 'granted') {
           slot.exactUntil = Date.now() + EXACT_RECHECK_MS;

@@ -3,20 +3,12 @@ import { FastifyReply } from 'fastify';
 import { Catalog } from '@svc/catalog';
 import { CallerContext, CHARACTERS, CHARACTER_SLUG_PATTERN } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
-import { HEADER } from '@svc/headers';
+import { paginationHeaders } from '@svc/headers';
 import { RpcClient } from '@svc/messaging';
 import { AdminOnly, Caller } from '../auth/auth.decorators';
 import { parseBody } from '../http/parse-body';
 import { CATALOG } from '../models/models.tokens';
 import { addReviewBody, createCharacterBody, listCharactersQuery, listReviewsQuery, reviewIdSchema } from './characters.dto';
-
-function paginate(reply: FastifyReply, limit: number, page: number, total: number): void {
-  reply
-    .header(HEADER.paginationLimit, String(limit))
-    .header(HEADER.paginationPage, String(page))
-    .header(HEADER.paginationTotal, String(total))
-    .header(HEADER.paginationTotalPages, String(Math.ceil(total / limit)));
-}
 
 /** A slug that cannot exist is simply not found (the reference answers 404 for unknown slugs). */
 function checkSlug(slug: string): string {
@@ -45,7 +37,7 @@ export class CharactersController {
   async list(@Query() query: unknown, @Caller() caller: CallerContext, @Res({ passthrough: true }) reply: FastifyReply) {
     const { modelId, ...q } = parseBody(listCharactersQuery, query ?? {});
     const { data, total } = await this.rpc.send(CHARACTERS.LIST, { ...q, ...(modelId ? { modelIds: modelId } : {}) }, { requestId: caller.requestId });
-    paginate(reply, q.limit, Math.floor(q.offset / q.limit) + 1, total);
+    reply.headers(paginationHeaders(q.limit, Math.floor(q.offset / q.limit) + 1, total));
     return { object: 'list', data };
   }
 
@@ -63,7 +55,7 @@ export class CharactersController {
       { slug: checkSlug(slug), ...q, accountId: caller.accountId },
       { requestId: caller.requestId },
     );
-    paginate(reply, q.pageSize, q.page, total);
+    reply.headers(paginationHeaders(q.pageSize, q.page, total));
     return { object: 'list', data, pagination: { page: q.page, pageSize: q.pageSize, total, totalPages: Math.ceil(total / q.pageSize) }, summary };
   }
 

@@ -23,7 +23,13 @@ export abstract class ServiceStreamRelay {
   protected open<S extends StreamSubject>(subject: S, request: Omit<RpcRequest<S>, 'stream'>): Promise<OpenedStream> {
     // The spread is the request of `subject` again, with the stream to fill.
     return openStream(this.nc, this.config, (stream) =>
-      this.rpc.send(subject, { ...request, stream } as RpcRequest<S>, { requestId: request.caller.requestId }),
+      // Heartbeats while the service opens it: a service that dies after taking the request is a
+      // 503 within STREAM_IDLE_TIMEOUT_MS, not a wait for the whole RPC timeout.
+      this.rpc.send(subject, { ...request, stream } as RpcRequest<S>, {
+        requestId: request.caller.requestId,
+        timeoutMs: this.config.INFERENCE_TIMEOUT_MS,
+        idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS,
+      }),
     );
   }
 }

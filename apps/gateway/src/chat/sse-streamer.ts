@@ -4,9 +4,8 @@ import { CHAT, StreamChatRequest, StreamEnd } from '@svc/contracts';
 import { Frame } from '@svc/messaging';
 import { UsageReport } from '../admission/admission.types';
 import { drained, takeOverResponse } from '../http/stream-relay';
+import { takeRetryCount } from './retry-count';
 import { ServiceStreamRelay } from './service-stream-relay';
-
-const DONE = 'data: [DONE]\n\n';
 
 /** How a relayed stream ended, for settlement: usage from the service, or what was sent before a cut. */
 export interface RelayOutcome {
@@ -14,14 +13,35 @@ export interface RelayOutcome {
 }
 
 /**
- * Relays a token stream from a service to the HTTP client as Server-Sent Events, chunk by chunk.
- * Errors before the first chunk become a normal HTTP error; later ones an SSE error event.
- * When the client disconnects the service is told to stop generating.
+ * How the chat service's chunks are written to the client: as they are (`data:` lines, `[DONE]`)
+ * for /chat/completions, or as another API's events (/responses). Each returns SSE text ('' for none).
+ */
+export interface StreamEncoder {
+  /** One `chat.completion.chunk`, as the service's JSON. */
+  chunk(json: string): string;
+  /** The service ended the stream normally. */
+  end(end: StreamEnd): string;
+  /** The service failed after the first chunk (earlier failures are normal HTTP errors). */
+  error(message: string): string;
+}
+
+/** /chat/completions: the chunks as they are, then `[DONE]`; a failure is an `{error}` data line. */
+export const chatCompletionChunks: StreamEncoder = {
+  chunk: (json) => `data: ${json}\n\n`,
+  end: () => 'data: [DONE]\n\n',
+  error: (message) => `data: ${JSON.stringify({ error: message })}\n\n`,
+};
+
+/**
+ * Relays a token stream from the chat service to the HTTP client as Server-Sent Events, chunk by
+ * chunk, through an encoder. Errors before the first chunk become a normal HTTP error; later ones
+ * the encoder's error event. When the client disconnects the service is told to stop generating.
  */
 @Injectable()
 export class SseStreamer extends ServiceStreamRelay {
-  async relay(request: Omit<StreamChatRequest, 'stream'>, reply: FastifyReply): Promise<RelayOutcome> {
+  async relay(request: Omit<StreamChatRequest, 'stream'>, reply: FastifyReply, encoder: StreamEncoder = chatCompletionChunks): Promise<RelayOutcome> {
     const { reader, first } = await this.open(CHAT.STREAM, request);
+    if (first.kind === 'chunk') first.body = takeRetryCount(reply, first.body);
     const raw = takeOverResponse(reply, reader, 'text/event-stream; charset=utf-8', { connection: 'keep-alive' });
 
     // Chunks sent: the first is the role chunk, so the count of content pieces is one less.
@@ -35,13 +55,14 @@ export class SseStreamer extends ServiceStreamRelay {
       if (raw.destroyed) return cut();
       if (frame.kind === 'chunk') {
         sent++;
-        if (!raw.write(`data: ${Buffer.from(frame.body).toString('utf8')}\n\n`)) await drained(raw);
+        const text = encoder.chunk(Buffer.from(frame.body).toString('utf8'));
+        if (text && !raw.write(text)) await drained(raw);
       } else if (frame.kind === 'end') {
-        raw.end(DONE);
-        const { usage } = JSON.parse(Buffer.from(frame.body).toString('utf8')) as StreamEnd;
-        return { usage: { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens } };
+        const end = JSON.parse(Buffer.from(frame.body).toString('utf8')) as StreamEnd;
+        raw.end(encoder.end(end));
+        return { usage: { promptTokens: end.usage.prompt_tokens, completionTokens: end.usage.completion_tokens } };
       } else {
-        raw.end(`data: ${JSON.stringify({ error: frame.error.message })}\n\n`);
+        raw.end(encoder.error(frame.error.message));
         return { usage: sent > 1 ? { promptTokens: 0, completionTokens: sent - 1, cut: true } : null };
       }
       frame = await reader.next();

@@ -2,7 +2,7 @@ import { IncomingMessage, Server, ServerResponse, STATUS_CODES } from 'node:http
 import { Socket } from 'node:net';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, ErrorCode } from '@svc/errors';
-import { HEADER, newRequestId, SERVICE_VERSION } from '@svc/headers';
+import { everyResponseHeaders, HEADER, newRequestId } from '@svc/headers';
 import { Logger } from '@svc/logging';
 import { toErrorResponse } from './error-response';
 import { sendError } from './send-error';
@@ -53,8 +53,9 @@ export function handleClientError(err: Error & { code?: string }, socket: Socket
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
         `${HEADER.contentType}: application/json; charset=utf-8\r\n` +
         `content-length: ${Buffer.byteLength(json)}\r\n` +
-        `${HEADER.requestId}: ${newRequestId()}\r\n` +
-        `${HEADER.version}: ${SERVICE_VERSION}\r\n` +
+        Object.entries(everyResponseHeaders(newRequestId()))
+          .map(([name, value]) => `${name}: ${value}\r\n`)
+          .join('') +
         `connection: close\r\n\r\n${json}`,
     );
   }
@@ -76,7 +77,7 @@ export function ignoreUnknownExpectations(server: Server): void {
  */
 export function frameworkErrorHandler(logger: Logger) {
   return (err: { code?: string }, request: FastifyRequest, reply: FastifyReply): void => {
-    void reply.header(HEADER.requestId, request.id).header(HEADER.version, SERVICE_VERSION);
+    void reply.headers(everyResponseHeaders(request.id));
     const refused =
       err.code === 'FST_ERR_MAX_PARAM_LENGTH'
         ? new DomainError(ErrorCode.UriTooLong, 'A path parameter is too long (at most 100 characters).')

@@ -2,27 +2,37 @@ import compress from '@fastify/compress';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { constants as zlib } from 'node:zlib';
-import { HEADER, newRequestId, SERVICE_VERSION } from '@svc/headers';
+import { newRequestId } from '@svc/headers';
 import { Logger, PinoNestLogger } from '@svc/logging';
+import { registerRequestSpans } from '@svc/tracing';
 import { AppModule } from '../app.module';
+import { registerConsole } from '../console/console.route';
 import { GatewayConfig } from '../config';
+import { GatewayMetrics } from '../metrics/gateway-metrics';
+import { registerMetrics } from '../metrics/metrics.route';
 import { ignoreUnknownExpectations } from './client-error';
+import { refuseWhileClosing } from './closing';
 import { capConnectionsPerAddress } from './connection-cap';
+import { registerCors } from './cors';
 import { HttpErrorFilter } from './http-error.filter';
 import { registerJsonBody } from './json-body';
 import { registerMultipart } from './multipart';
+import { registerResponseHeaders } from './response-headers';
 import { serverOptions } from './server-options';
 
 export const API_PREFIX = 'api/v1';
 
-/** The Fastify-based Nest application with the spec's headers, error shapes and compression. */
+/**
+ * The Fastify-based Nest application with the spec's headers, error shapes and compression.
+ * Signals are main.ts's (graceful-shutdown.ts); tests close the app themselves.
+ */
 export async function createGatewayApp(config: GatewayConfig, logger: Logger): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     logger: false,
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
     genReqId: () => newRequestId(),
-    return503OnClosing: true,
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
     ...serverOptions(config, logger),
   } as ConstructorParameters<typeof FastifyAdapter>[0]);
@@ -34,41 +44,26 @@ export async function createGatewayApp(config: GatewayConfig, logger: Logger): P
   capConnectionsPerAddress(fastify.server, config.MAX_CONNECTIONS_PER_IP, logger);
   ignoreUnknownExpectations(fastify.server);
   registerJsonBody(fastify);
+  registerMetrics(fastify, app.get(GatewayMetrics));
+  registerRequestSpans(fastify);
 
-  fastify.addHook('onRequest', (request, reply, done) => {
-    reply.header(HEADER.requestId, request.id);
-    reply.header(HEADER.version, SERVICE_VERSION);
-    done();
-  });
-  // One line per request at info (ids, route, status and time only); no hook at all at warn and above.
-  if (logger.isLevelEnabled('info')) {
-    fastify.addHook('onResponse', (request, reply, done) => {
-      logger.info(
-        {
-          requestId: request.id,
-          method: request.method,
-          path: request.routeOptions.url ?? 'unmatched',
-          status: reply.statusCode,
-          ms: Math.round(reply.elapsedTime * 100) / 100,
-        },
-        'request',
-      );
-      done();
-    });
-  }
+  registerResponseHeaders(fastify, logger, config);
+  registerCors(fastify, config.CORS_ALLOWED_ORIGINS);
+  refuseWhileClosing(fastify, logger);
   await app.register(compress as never, {
     global: true,
     encodings: ['br', 'gzip'],
     threshold: 1024,
     brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
     zlibOptions: { level: 5 },
-    customTypes: /^(application\/json|text\/plain)/,
+    customTypes: /^(application\/(json|yaml)|text\/(plain|html|css|javascript))/,
   });
 
   await registerMultipart(app, config.BODY_LIMIT_BYTES);
+  // After compression: the console's scripts and styles go out compressed too.
+  registerConsole(fastify, logger);
 
-  app.setGlobalPrefix(API_PREFIX, { exclude: ['healthz'] });
+  app.setGlobalPrefix(API_PREFIX, { exclude: ['healthz', 'livez', 'readyz'] });
   app.useGlobalFilters(new HttpErrorFilter(logger));
-  app.enableShutdownHooks(['SIGINT', 'SIGTERM']);
   return app;
 }

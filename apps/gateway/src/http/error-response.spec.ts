@@ -37,8 +37,15 @@ describe('error responses', () => {
     expect(limited).toEqual({
       status: 429,
       body: { error: 'The model server is rate limiting requests. Retry after 7 seconds.' },
-      headers: { 'retry-after': '7' },
+      headers: { 'retry-after': '7', 'retry-after-ms': '7000' },
     });
+    // Every 429 and 503 says when to retry: precise when the error knows, 1 s when it does not.
+    expect(toErrorResponse(new DomainError(ErrorCode.RateLimited, 'x', undefined, { retryAfterSeconds: 2.5 })).headers).toEqual({
+      'retry-after': '3',
+      'retry-after-ms': '2500',
+    });
+    expect(toErrorResponse(new DomainError(ErrorCode.ServiceUnavailable, 'busy')).headers).toEqual({ 'retry-after': '1', 'retry-after-ms': '1000' });
+    expect(toErrorResponse(new HttpException('Service Unavailable', 503)).headers).toEqual({ 'retry-after': '1', 'retry-after-ms': '1000' });
     const tooLong = toErrorResponse(DomainError.fromPayload(contextLengthExceeded(1530, 1024).toPayload()));
     expect(tooLong.status).toBe(400);
     expect(tooLong.body).toEqual({

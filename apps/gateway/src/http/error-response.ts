@@ -1,11 +1,12 @@
 import { HttpException } from '@nestjs/common';
 import { DomainError, ErrorCode, HttpErrorBody, OpenAiErrorBody, statusOf } from '@svc/errors';
+import { DEFAULT_RETRY_AFTER_SECONDS, retryAfterHeaders } from '@svc/headers';
 
 export interface ErrorResponse {
   status: number;
   /** The spec's `{error: string, details?}`; OpenAI's `{error: {message, type, param, code}}` for errors with `openai` fields. */
   body: HttpErrorBody | (OpenAiErrorBody & { details?: undefined });
-  /** `retry-after` for errors with `retryAfterSeconds`. */
+  /** `retry-after` and `retry-after-ms` on every 429 and 503 (from `retryAfterSeconds`, else 1 s). */
   headers?: Record<string, string>;
   /** Unknown failures are logged with the request id; their message never reaches the client. */
   unexpected?: unknown;
@@ -19,6 +20,13 @@ interface FastifyLikeError {
 
 /** The single mapping from anything thrown to the spec's StandardError / DetailedError. */
 export function toErrorResponse(err: unknown): ErrorResponse {
+  const response = toResponse(err);
+  if (response.status !== 429 && response.status !== 503) return response;
+  const seconds = err instanceof DomainError ? err.retryAfterSeconds : undefined;
+  return { ...response, headers: retryAfterHeaders((seconds ?? DEFAULT_RETRY_AFTER_SECONDS) * 1000) };
+}
+
+function toResponse(err: unknown): ErrorResponse {
   if (err instanceof DomainError) return fromDomain(err);
   if (err instanceof HttpException) {
     const status = err.getStatus();
@@ -60,7 +68,5 @@ function fromDomain(err: DomainError): ErrorResponse {
     : err.details
       ? { error: err.message, details: err.details }
       : { error: err.message };
-  const response: ErrorResponse = { status: err.status, body };
-  if (err.retryAfterSeconds !== undefined) response.headers = { 'retry-after': String(err.retryAfterSeconds) };
-  return response;
+  return { status: err.status, body };
 }

@@ -13,20 +13,33 @@ import { CATALOG } from '../models/models.tokens';
 import { IMAGE_BLOBS, IMAGE_URL_FETCHER, INPUT_BLOB_TTL_MS, takeOutput } from './image-blobs';
 import { MIME, setImageHeaders } from './image-headers';
 import { imageBytesOf, ImageUrlFetcher, INPUT_LIMITS, InputImage, inspectImage } from './image-input';
-import { EDIT_ASPECT_RATIOS, imageEditSchema, imageUpscaleSchema, openAiEditSchema } from './image-request.dto';
+import {
+  EDIT_ASPECT_RATIOS,
+  imageBackgroundRemoveSchema,
+  ImageEditInput,
+  imageEditSchema,
+  imageMultiEditSchema,
+  imageUpscaleSchema,
+  openAiEditSchema,
+} from './image-request.dto';
 import { closestRatio, fitRatio, invalidField, pricedTiers, TIER_SIDE } from './image-sizing';
+import { composeLayers } from './image-layers';
 import { plainBody } from './multipart-body';
 import { PromptEnhancer } from './prompt-enhancer';
 
 /** Upscaled outputs stay within this many pixels (the media service lowers the factor to fit). */
 const MAX_UPSCALE_OUTPUT_PIXELS = 16_777_216;
 const MAX_OPENAI_EDIT_SIDE = 2048;
+/** Multi-edit's limit for a combineImages model without `maxInputImages` (as the reference API). */
+const DEFAULT_MAX_INPUT_IMAGES = 3;
 
 /** An edit as the media service takes it (ImageEditParams), before its image is stored and its prompt enhanced. */
 interface EditJob extends Omit<ImageEditParams, 'model' | 'image'> {
   model: ModelDefinition;
   image: InputImage;
   enhance: boolean;
+  /** Images the caller sent (multi-edit), priced by `pricing.inputImages`; 1 for a plain edit. */
+  inputImages?: number;
 }
 
 /** `POST /image/edit`, `POST /image/upscale` (a file back) and the OpenAI-shaped `POST /images/edits`. */
@@ -52,6 +65,36 @@ export class ImageEditController {
   ): Promise<Buffer> {
     const input = parseBody(imageEditSchema, await plainBody(body));
     const model = this.editModel(input.model ?? input.modelId);
+    this.checkEdit(input, model);
+    const image = await inspectImage(await imageBytesOf(input.image, this.fetcher), INPUT_LIMITS);
+    return this.sendEdit(input, model, image, 1, caller, request, reply);
+  }
+
+  /**
+   * Several images, one prompt: the first is the base, the rest are layers drawn over it
+   * (image-layers.ts); the composite is edited like `POST /image/edit`, billed as one edit with
+   * its number of input images. Models without `combineImages` take one image.
+   */
+  @Post('image/multi-edit')
+  @HttpCode(200)
+  async multiEdit(
+    @Body() body: unknown,
+    @Caller() caller: CallerContext,
+    @Req() request: AuthenticatedRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Buffer> {
+    const input = parseBody(imageMultiEditSchema, await plainBody(body, ['images']));
+    const model = this.editModel(input.model ?? input.modelId);
+    const c = imageConstraintsOf(model);
+    const max = c.combineImages ? (c.maxInputImages ?? DEFAULT_MAX_INPUT_IMAGES) : 1;
+    if (input.images.length > max) throw invalidField('images', `must hold at most ${max} images for model ${model.id}`);
+    this.checkEdit(input, model);
+    const images = await Promise.all(input.images.map(async (value) => inspectImage(await imageBytesOf(value, this.fetcher), INPUT_LIMITS)));
+    return this.sendEdit(input, model, await composeLayers(images), images.length, caller, request, reply);
+  }
+
+  /** The model's limits on an edit's prompt, resolution, quality and aspect ratio. */
+  private checkEdit(input: Omit<ImageEditInput, 'image'>, model: ModelDefinition): void {
     const c = imageConstraintsOf(model);
     if (input.prompt.length > c.promptCharacterLimit)
       throw invalidField('prompt', `must be at most ${c.promptCharacterLimit} characters for model ${model.id}`);
@@ -62,7 +105,19 @@ export class ImageEditController {
     const supported = c.aspectRatios ?? EDIT_ASPECT_RATIOS.filter((r) => r !== 'auto');
     if (input.aspect_ratio && input.aspect_ratio !== 'auto' && !supported.includes(input.aspect_ratio))
       throw invalidField('aspect_ratio', `must be auto or one of ${supported.join(', ')} for model ${model.id}`);
-    const image = await inspectImage(await imageBytesOf(input.image, this.fetcher), INPUT_LIMITS);
+  }
+
+  private async sendEdit(
+    input: Omit<ImageEditInput, 'image'>,
+    model: ModelDefinition,
+    image: InputImage,
+    inputImages: number,
+    caller: CallerContext,
+    request: AuthenticatedRequest,
+    reply: FastifyReply,
+  ): Promise<Buffer> {
+    const c = imageConstraintsOf(model);
+    const supported = c.aspectRatios ?? EDIT_ASPECT_RATIOS.filter((r) => r !== 'auto');
     const ratio = !input.aspect_ratio || input.aspect_ratio === 'auto' ? closestRatio(image.width, image.height, supported) : input.aspect_ratio;
     const [rw, rh] = ratio.split(':').map(Number);
     const [width, height] = fitRatio([rw, rh], TIER_SIDE[input.resolution] ?? 1024);
@@ -81,6 +136,7 @@ export class ImageEditController {
         resolution: priced.resolution ? input.resolution : undefined,
         quality: priced.quality ? (input.quality ?? c.defaultQuality) : undefined,
         enhance: input.enhance_prompt,
+        inputImages,
       },
       caller,
       request,
@@ -152,6 +208,37 @@ export class ImageEditController {
     return out.file;
   }
 
+  /** Classical background removal (svc-bg-classical): a PNG with alpha, the input's size. */
+  @Post('image/background-remove')
+  @HttpCode(200)
+  async backgroundRemove(
+    @Body() body: unknown,
+    @Caller() caller: CallerContext,
+    @Req() request: AuthenticatedRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Buffer> {
+    const input = parseBody(imageBackgroundRemoveSchema, await plainBody(body));
+    const name = input.model ?? 'default';
+    const model = this.catalog.resolve(name, 'background-remove');
+    if (!model)
+      throw new DomainError(
+        ErrorCode.ModelNotFound,
+        `Model "${name}" does not exist or is not a background removal model. See GET /api/v1/models?type=background-remove.`,
+      );
+    const image = await inspectImage(await imageBytesOf((input.image ?? input.image_url)!, this.fetcher), INPUT_LIMITS);
+    const admission = this.admission.forModel({ caller, request, reply }, model);
+    const out = await this.admitted(admission, { kind: 'request', requests: 1 }, async (billing) => {
+      const ref = await this.blobs.put(image.bytes, INPUT_BLOB_TTL_MS);
+      return this.rpc.send(
+        MEDIA.IMAGE_BACKGROUND_REMOVE,
+        { caller, params: { model: model.id, image: ref }, billing },
+        { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS, idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS },
+      );
+    });
+    reply.header('content-type', 'image/png');
+    return out.file;
+  }
+
   private editModel(requested: string | undefined): ModelDefinition {
     const name = requested ?? 'default';
     const model = this.catalog.resolve(name, 'inpaint');
@@ -161,9 +248,9 @@ export class ImageEditController {
   }
 
   private async runEdit(job: EditJob, caller: CallerContext, request: AuthenticatedRequest, reply: FastifyReply): Promise<{ file: Buffer }> {
-    const { model, image, enhance, ...params } = job;
+    const { model, image, enhance, inputImages, ...params } = job;
     const admission = this.admission.forModel({ caller, request, reply }, model);
-    const worstCase: BillableUsage = { kind: 'image-edit', edits: 1, resolution: params.resolution, quality: params.quality };
+    const worstCase: BillableUsage = { kind: 'image-edit', edits: 1, resolution: params.resolution, quality: params.quality, inputImages };
     let enhanced: string | null = null;
     const out = await this.admitted(admission, worstCase, async (billing) => {
       // The text model sees only the prompt, not the image.
@@ -171,7 +258,7 @@ export class ImageEditController {
       const ref = await this.blobs.put(image.bytes, INPUT_BLOB_TTL_MS);
       return this.rpc.send(
         MEDIA.IMAGE_EDIT,
-        { caller, params: { ...params, model: model.id, prompt: enhanced ?? params.prompt, image: ref }, billing },
+        { caller, params: { ...params, model: model.id, prompt: enhanced ?? params.prompt, image: ref, inputImages }, billing },
         { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS, idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS },
       );
     });

@@ -93,6 +93,23 @@ export const imageEditSchema = z.object({
 });
 export type ImageEditInput = z.infer<typeof imageEditSchema>;
 
+/** `POST /image/multi-edit` (JSON with base64/URLs, or multipart files): `images` replaces `image`. */
+export const imageMultiEditSchema = imageEditSchema.omit({ image: true }).extend({
+  images: z.preprocess((v) => (Buffer.isBuffer(v) || typeof v === 'string' ? [v] : v), z.array(imageField).min(1)),
+});
+export type ImageMultiEditInput = z.infer<typeof imageMultiEditSchema>;
+
+/** `POST /image/background-remove` (JSON or multipart): `image` (file or base64) or `image_url`. */
+export const imageBackgroundRemoveSchema = z
+  .object({
+    image: imageField.optional(),
+    image_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+    model: z.string().min(1).optional(),
+  })
+  .strict()
+  .refine((v) => (v.image === undefined) !== (v.image_url === undefined), { message: 'give exactly one of image and image_url', path: ['image'] });
+export type ImageBackgroundRemoveInput = z.infer<typeof imageBackgroundRemoveSchema>;
+
 /** `POST /images/edits`: the OpenAI Images API edit shape (multipart). */
 export const openAiEditSchema = z.object({
   image: imageField,

@@ -1,12 +1,12 @@
-import { Controller, Get, Inject, Query } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { Catalog, MODEL_TYPES, ModelType, toModelView } from '@svc/catalog';
-import { DomainError } from '@svc/errors';
+import { DomainError, ErrorCode } from '@svc/errors';
 import { z } from 'zod';
 import { Public } from '../auth/auth.decorators';
 import { CATALOG } from './models.tokens';
 
-const listQuery = z.object({ type: z.enum([...MODEL_TYPES, 'all', 'code']).default('all') });
-const typedQuery = z.object({ type: z.enum(MODEL_TYPES).default('text') });
+export const listQuery = z.object({ type: z.enum([...MODEL_TYPES, 'all', 'code']).default('all') });
+export const typedQuery = z.object({ type: z.enum(MODEL_TYPES).default('text') });
 
 function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.infer<S> {
   const parsed = schema.safeParse(query ?? {});
@@ -40,5 +40,19 @@ export class ModelsController {
   compatibility(@Query() query: unknown) {
     const { type } = parseQuery(typedQuery, query);
     return { object: 'list', type, data: this.catalog.compatibilityMapping(type) };
+  }
+
+  /**
+   * One model as `GET /models` lists it (OpenAI's `models.retrieve`). A compatibility name
+   * (`gpt-4o-mini`) resolves to the model it maps to, as chat and embeddings resolve it, and the
+   * answer carries that model's own id; traits (`default`) do not, since each type has its own.
+   */
+  @Public()
+  @Get(':id')
+  retrieve(@Param('id') id: string) {
+    const mapping = this.catalog.file.compatibilityMapping;
+    const model = this.catalog.get(id) ?? (Object.hasOwn(mapping, id) ? this.catalog.get(mapping[id]) : undefined);
+    if (!model) throw new DomainError(ErrorCode.ModelNotFound, `Model "${id}" does not exist. See GET /api/v1/models?type=all.`);
+    return toModelView(model);
   }
 }

@@ -26,6 +26,7 @@ export const DEFAULT_LIMITS: Readonly<Record<ApiTier, Readonly<Record<RateLimitC
     embedding: requests(500),
     'video-queue': requests(40),
     'video-retrieve': requests(120),
+    augment: requests(60),
   },
   partner: {
     'text:XS': text(500, 2_000_000),
@@ -37,5 +38,6 @@ export const DEFAULT_LIMITS: Readonly<Record<ApiTier, Readonly<Record<RateLimitC
     embedding: requests(500),
     'video-queue': requests(40),
     'video-retrieve': requests(120),
+    augment: requests(120),
   },
 };

@@ -1,9 +1,19 @@
-import { ModelDefinition, ModelType } from '@svc/catalog';
+import { AugmentTool, ModelDefinition, ModelType } from '@svc/catalog';
 import { assertUnreachable } from '@svc/errors';
 import { RateLimitClass } from '@svc/contracts';
 
 /** Which default limits a model's requests fall under: its catalog tier for text, its type otherwise. */
-export function limitClassOf(model: Pick<ModelDefinition, 'type' | 'rateLimitTier'>): RateLimitClass {
+/** What limits are chosen by: a catalog model's type and tier, or an `/augment/*` tool. */
+export type LimitedModel = (Pick<ModelDefinition, 'id' | 'type' | 'rateLimitTier'> | Pick<AugmentTool, 'id' | 'type'>) & LimitOverride;
+
+/** A route limited apart from its model's inference, in counters of its own (polling a video job: `video-retrieve`). */
+export interface LimitOverride {
+  limitClass?: RateLimitClass;
+}
+
+export function limitClassOf(model: (Pick<ModelDefinition, 'type' | 'rateLimitTier'> | Pick<AugmentTool, 'type'>) & LimitOverride): RateLimitClass {
+  if (model.limitClass) return model.limitClass;
+  if (model.type === 'augment') return 'augment';
   const type: ModelType = model.type;
   switch (type) {
     case 'text':
@@ -11,6 +21,7 @@ export function limitClassOf(model: Pick<ModelDefinition, 'type' | 'rateLimitTie
     case 'image':
     case 'upscale':
     case 'inpaint':
+    case 'background-remove':
       return 'image';
     case 'tts':
     case 'asr':

@@ -1,7 +1,6 @@
-import { ModelDefinition } from '@svc/catalog';
 import { ApiTier, AuthenticatedKey, MODEL_TARGET_PREFIX, RateLimitClass, RateLimitOverride } from '@svc/contracts';
 import { DEFAULT_LIMITS } from './default-limits';
-import { limitClassOf } from './limit-class';
+import { LimitedModel, limitClassOf } from './limit-class';
 
 /** The spec's `x-ratelimit-type` values: whose counter a limit is. */
 export type BucketScope = 'api_key' | 'user' | 'global';
@@ -47,23 +46,21 @@ function overlay(base: BucketLimits, overrides: readonly RateLimitOverride[], li
 const hasAny = (l: BucketLimits) => l.rpm !== null || l.tpm !== null || l.rpd !== null;
 
 /** The account's limits for a model: its tier's defaults, then the operator's account overrides. */
-export function accountLimits(key: Pick<AuthenticatedKey, 'rateLimits'>, model: Pick<ModelDefinition, 'id' | 'type' | 'rateLimitTier'>): BucketLimits {
+export function accountLimits(key: Pick<AuthenticatedKey, 'rateLimits'>, model: LimitedModel): BucketLimits {
   const limitClass = limitClassOf(model);
   const defaults = DEFAULT_LIMITS[key.rateLimits?.apiTier ?? 'paid'][limitClass];
   return overlay({ rpm: defaults.rpm, tpm: defaults.tpm, rpd: null }, key.rateLimits?.account ?? [], limitClass, model.id);
 }
 
 /** Every counter a request of this key to this model is checked against. */
-export function limitPlan(
-  key: Pick<AuthenticatedKey, 'id' | 'accountId' | 'rateLimits'>,
-  model: Pick<ModelDefinition, 'id' | 'type' | 'rateLimitTier'>,
-  global?: GlobalLimits,
-): LimitPlan {
+export function limitPlan(key: Pick<AuthenticatedKey, 'id' | 'accountId' | 'rateLimits'>, model: LimitedModel, global?: GlobalLimits): LimitPlan {
   const limitClass = limitClassOf(model);
   const buckets: Bucket[] = [];
+  // A limit override counts apart from the model's own requests (video-retrieve next to video-queue).
+  const counter = model.limitClass ? `${model.id}#${model.limitClass}` : model.id;
   const own = overlay(NONE, key.rateLimits?.key ?? [], limitClass, model.id);
-  if (hasAny(own)) buckets.push({ scope: 'api_key', id: `k:${key.id}:${model.id}`, limits: own });
-  buckets.push({ scope: 'user', id: `u:${key.accountId}:${model.id}`, limits: accountLimits(key, model) });
+  if (hasAny(own)) buckets.push({ scope: 'api_key', id: `k:${key.id}:${counter}`, limits: own });
+  buckets.push({ scope: 'user', id: `u:${key.accountId}:${counter}`, limits: accountLimits(key, model) });
   if (global) {
     const g = { ...NONE, ...global['*'], ...global[model.id] };
     if (hasAny(g)) buckets.push({ scope: 'global', id: `g:${model.id}`, limits: g });

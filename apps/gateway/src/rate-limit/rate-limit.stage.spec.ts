@@ -75,9 +75,19 @@ describe('rate-limit stage', () => {
     expect(err).toBeInstanceOf(DomainError);
     expect((err as DomainError).code).toBe(ErrorCode.RateLimited);
     expect((err as DomainError).message).toMatch(/20 requests per minute on model m for your account/);
+    // retry-after: when the oldest request leaves the 60 s window (all 20 were counted just now).
+    expect((err as DomainError).retryAfterSeconds).toBeGreaterThan(59);
+    expect((err as DomainError).retryAfterSeconds).toBeLessThanOrEqual(60);
     expect(replyHeaders.take(refused.requestId)).toMatchObject({ 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-type': 'user' });
     expect(logged).toEqual([expect.objectContaining({ requestId: refused.requestId, type: 'RPM', scope: 'user', model: 'm' })]);
     expect(JSON.stringify(logged)).not.toMatch(/messages|content/);
+  });
+
+  it('tells the client not to retry a request larger than the token limit (x-should-retry), with retry-after a window', async () => {
+    const { stage, replyHeaders } = setup();
+    const huge = request({ worstCase: { kind: 'text', promptTokens: 400_000, completionTokens: 200_000 } });
+    await expect(stage.admit(huge)).rejects.toMatchObject({ code: ErrorCode.RateLimited, retryAfterSeconds: 60 });
+    expect(replyHeaders.take(huge.requestId)).toMatchObject({ 'x-should-retry': 'false', 'x-ratelimit-limit-tokens': '500000' });
   });
 
   it('corrects tokens to actual usage on settlement and releases a request that produced nothing', async () => {

@@ -1,10 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DomainError, ErrorCode } from '@svc/errors';
+import { HEADER } from '@svc/headers';
 import { Logger } from '@svc/logging';
 import { AdmissionRequest, AdmissionStage, AdmissionTicket, limitTokensOf, UsageReport } from '../admission/admission.types';
 import { BillableUsage } from '@svc/contracts';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { GATEWAY_LOGGER } from '../logger.token';
+import { GatewayMetrics, NO_METRICS } from '../metrics/gateway-metrics';
 import { AdmissionGate, FoldableCheck } from './admission-gate';
 import { limitPlan } from './limit-plan';
 import { typeOfDenial } from './limiter.types';
@@ -37,6 +39,7 @@ export class RateLimitStage implements AdmissionStage {
     private readonly gate: AdmissionGate,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     @Inject(GATEWAY_LOGGER) private readonly logger: Logger,
+    @Optional() private readonly metrics: GatewayMetrics = NO_METRICS,
   ) {}
 
   async admit(request: AdmissionRequest): Promise<AdmissionTicket> {
@@ -65,7 +68,13 @@ export class RateLimitStage implements AdmissionStage {
         { requestId, accountId: key.accountId, apiKeyId: key.id, model: model.id, type: typeOfDenial(denial.kind), scope: bucket.scope, limits: bucket.limits },
         'rate limit hit',
       );
-      throw new DomainError(ErrorCode.RateLimited, denialMessage({ ...plan, buckets: [...counted.buckets] }, denial, now, cost));
+      // No retry can cure a request larger than the limit: say so (the OpenAI SDKs read x-should-retry).
+      if (denial.retryAt === null) this.replyHeaders.set(requestId, { ...headers, [HEADER.shouldRetry]: 'false' });
+      this.metrics.refused('rate_limited', model.id);
+      const retryAfterSeconds = ((denial.retryAt ?? now + this.config.RATE_LIMIT_WINDOW_MS) - now) / 1000;
+      throw new DomainError(ErrorCode.RateLimited, denialMessage({ ...plan, buckets: [...counted.buckets] }, denial, now, cost), undefined, {
+        retryAfterSeconds,
+      });
     }
     return {
       headers,

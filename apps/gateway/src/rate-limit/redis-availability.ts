@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import Redis from 'ioredis';
 import { Logger } from '@svc/logging';
@@ -58,15 +59,13 @@ export class RedisAvailability implements OnModuleInit {
   /** Runs a Redis call, or throws RedisUnavailableError (and enters degraded mode) when it cannot. */
   async call<T>(what: string, fn: (redis: Redis) => Promise<T>): Promise<T> {
     if (this.redis.status !== 'ready') throw this.down(what, new Error(`connection ${this.redis.status}`));
-    let timer: NodeJS.Timeout | undefined;
+    let cancel = () => undefined as void;
     try {
       const result = await Promise.race([
         fn(this.redis),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(
-            () => reject(new Error(`no answer within ${this.config.RATE_LIMIT_REDIS_TIMEOUT_MS} ms`)),
-            this.config.RATE_LIMIT_REDIS_TIMEOUT_MS,
-          );
+          const ms = this.config.RATE_LIMIT_REDIS_TIMEOUT_MS;
+          cancel = afterFreeLoopTime(ms, () => reject(new Error(`no answer within ${ms} ms`)));
         }),
       ]);
       if (this.degradedSince !== null) this.up();
@@ -74,7 +73,7 @@ export class RedisAvailability implements OnModuleInit {
     } catch (err) {
       throw this.down(what, err);
     } finally {
-      clearTimeout(timer);
+      cancel();
     }
   }
 
@@ -96,4 +95,28 @@ export class RedisAvailability implements OnModuleInit {
     this.logger.warn({ downMs }, 'rate limits and abuse protection back on Redis');
     for (const listener of this.recoveryListeners) listener();
   }
+}
+
+/**
+ * Calls `onTimeout` once `ms` passed with the event loop free to hear the answer. After a long
+ * synchronous stretch (a large document built, a GC pause) the timer comes due before the command
+ * was even written (writes leave at the end of the turn) or before its reply was read (timers run
+ * before I/O): a timer that fires that late waits another period (up to 3 times), and the last
+ * check runs after the I/O phase (setImmediate). Returns the cancel function.
+ */
+function afterFreeLoopTime(ms: number, onTimeout: () => void): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  let immediate: NodeJS.Immediate | undefined;
+  const arm = (extensions: number) => {
+    const due = performance.now() + ms;
+    timer = setTimeout(() => {
+      if (extensions > 0 && performance.now() - due > ms / 2) arm(extensions - 1);
+      else immediate = setImmediate(onTimeout);
+    }, ms);
+  };
+  arm(3);
+  return () => {
+    clearTimeout(timer);
+    if (immediate) clearImmediate(immediate);
+  };
 }

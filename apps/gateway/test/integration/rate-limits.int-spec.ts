@@ -74,7 +74,7 @@ describe('rate limits shared by two gateway processes', () => {
       expect(refused.body).toEqual({ error: expect.any(String) });
       expect(refused.headers.get('x-ratelimit-reset-requests')).toMatch(/^\d+$/);
     }
-    // Another model is another counter (the admin key: 80 refusals in a row blocked the inference key for a while).
+    // Another model is another counter.
     expect((await chat(a, caller.admin.secret, { model: 'rl-text-xs' })).status).toBe(200);
 
     const other = await newCaller();
@@ -291,6 +291,8 @@ describe('the abuse block, shared by both processes', () => {
       expect(blocked.status).toBe(429);
       expect(blocked.body.error).toMatch(blockMessage);
       expect(blocked.headers.get('retry-after')).toMatch(/^[1-3]$/);
+      expect(num(blocked, 'retry-after-ms')).toBeGreaterThan((num(blocked, 'retry-after') - 1) * 1000);
+      expect(num(blocked, 'retry-after-ms')).toBeLessThanOrEqual(ABUSE_BLOCK_MS);
       expect((await call(a, '/models')).status).toBe(429);
       expect((await call(b, '/chat/completions', { body: chatBody() })).status).toBe(429);
       expect((await chat(a, seenKey)).status).toBe(200);
@@ -340,6 +342,7 @@ describe('while Redis is unreachable', () => {
     });
     expect(refused.body).toEqual({ error: expect.stringMatching(/without an API key are refused/) });
     expect(refused.headers.get('retry-after')).toBe('5');
+    expect(refused.headers.get('retry-after-ms')).toBe('5000');
     expect((await call(c, '/chat/completions', { body: chatBody() })).status).toBe(503);
 
     // RATE_LIMIT_FALLBACK_REPLICAS=2: this replica admits half of the key's 10 per minute on its own.

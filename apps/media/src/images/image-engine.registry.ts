@@ -2,6 +2,8 @@ import path from 'node:path';
 import { Catalog, ModelDefinition } from '@svc/catalog';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { Logger } from '@svc/logging';
+import { timeEngineRequest, watchEngine } from '@svc/messaging';
+import { traceEngine } from '@svc/tracing';
 import { OnnxDiffusionEngine } from '../engines/diffusion/onnx-diffusion.engine';
 import { SdapiImageEngine } from '../engines/sdapi/sdapi-image.engine';
 import { OpenAiImageEngine, UpstreamImage, UpstreamImageRequest } from '../engines/upstream/openai-image.engine';
@@ -15,11 +17,20 @@ export interface ImageEngine {
   close(): Promise<void>;
 }
 
-/** The embedded model works at its native size; the requested size is applied by post-processing. */
+/**
+ * The embedded model works at its native size; the requested size is applied by post-processing.
+ * Its slots, queue and time per request are metrics (docs/operations.md, "Metrics").
+ */
 class EmbeddedDiffusion implements ImageEngine {
-  constructor(private readonly engine: OnnxDiffusionEngine) {}
+  constructor(
+    private readonly engine: OnnxDiffusionEngine,
+    private readonly modelId: string,
+  ) {
+    watchEngine(modelId, () => engine.stats);
+  }
   generate({ width: _w, height: _h, ...rest }: UpstreamImageRequest): Promise<UpstreamImage> {
-    return this.engine.generate(rest);
+    const done = timeEngineRequest(this.modelId);
+    return traceEngine(this.modelId, 'embedded', () => this.engine.generate(rest)).finally(done);
   }
   ready(): Promise<void> {
     return this.engine.ready();
@@ -61,7 +72,7 @@ export class ImageEngineRegistry {
             maxQueue: engine.maxQueue,
             threads: options.threads || undefined,
           });
-          this.engines.set(model.id, new EmbeddedDiffusion(onnx));
+          this.engines.set(model.id, new EmbeddedDiffusion(onnx, model.id));
         } else if (engine.kind === 'openai-compatible' && model.type !== 'upscale') {
           const apiKey = engine.apiKeyEnv ? process.env[engine.apiKeyEnv] : undefined;
           this.engines.set(

@@ -1,6 +1,14 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { ImageEditRequest, ImageFileReply, ImageGenerateReply, ImageGenerateRequest, ImageUpscaleRequest, MEDIA } from '@svc/contracts';
+import {
+  ImageBackgroundRemoveRequest,
+  ImageEditRequest,
+  ImageFileReply,
+  ImageGenerateReply,
+  ImageGenerateRequest,
+  ImageUpscaleRequest,
+  MEDIA,
+} from '@svc/contracts';
 import { ImageService } from './image.service';
 
 @Controller()
@@ -20,5 +28,10 @@ export class ImageHandler {
   @MessagePattern(MEDIA.IMAGE_UPSCALE)
   upscale(@Payload() request: ImageUpscaleRequest): Promise<ImageFileReply> {
     return this.images.upscale(request);
+  }
+
+  @MessagePattern(MEDIA.IMAGE_BACKGROUND_REMOVE)
+  backgroundRemove(@Payload() request: ImageBackgroundRemoveRequest): Promise<ImageFileReply> {
+    return this.images.backgroundRemove(request);
   }
 }

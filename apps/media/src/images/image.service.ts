@@ -5,6 +5,7 @@ import { BlobStore } from '@svc/blob-store';
 import {
   GeneratedImageRef,
   ImageBlob,
+  ImageBackgroundRemoveRequest,
   ImageEditRequest,
   ImageFileReply,
   ImageGenerateReply,
@@ -18,6 +19,7 @@ import { Logger } from '@svc/logging';
 import { BillingSettler } from '@svc/billing-client';
 import { MEDIA_CONFIG, MediaConfig } from '../config';
 import { UpstreamImage } from '../engines/upstream/openai-image.engine';
+import { removeBackground } from './background-matte';
 import { finishImage } from './image-output';
 import { ImageEngineRegistry } from './image-engine.registry';
 import { SafeMode } from './safe-mode';
@@ -129,7 +131,7 @@ export class ImageService {
         watermark: false,
       });
       const totalMs = Date.now() - started;
-      charge({ kind: 'image-edit', edits: 1, resolution: params.resolution, quality: params.quality });
+      charge({ kind: 'image-edit', edits: 1, resolution: params.resolution, quality: params.quality, inputImages: params.inputImages });
       this.logger.info(
         { requestId: caller.requestId, model: model.id, width: image.width, height: image.height, blurred: image.blurred, ms: totalMs },
         'image edited',
@@ -167,6 +169,22 @@ export class ImageService {
       charge({ kind: 'upscale', images: 1, factor: params.scale > 2 ? '4x' : '2x' });
       this.logger.info({ requestId: caller.requestId, model: model.id, width: outWidth, height: outHeight, ms: totalMs }, 'image upscaled');
       return { image: { ...ref, width: outWidth, height: outHeight, format: 'png', blurred: false, nsfwScore: null }, timing: { totalMs } };
+    });
+  }
+
+  /** Classical background removal (background-matte.ts): a PNG with alpha, the input's size. */
+  async backgroundRemove({ caller, params, billing }: ImageBackgroundRemoveRequest): Promise<ImageFileReply> {
+    return this.billing.around(billing, caller.requestId, async (charge, started) => {
+      const model = this.engines.model(params.model, ['background-remove']);
+      const bytes = await this.take(params.image);
+      const out = await removeBackground(bytes).catch(() => {
+        throw invalid('image', 'The image could not be decoded.');
+      });
+      const ref = await this.blobs.put(out.png, this.config.IMAGE_BLOB_TTL_MS);
+      const totalMs = Date.now() - started;
+      charge({ kind: 'request', requests: 1 });
+      this.logger.info({ requestId: caller.requestId, model: model.id, width: out.width, height: out.height, ms: totalMs }, 'background removed');
+      return { image: { ...ref, width: out.width, height: out.height, format: 'png', blurred: false, nsfwScore: null }, timing: { totalMs } };
     });
   }
 

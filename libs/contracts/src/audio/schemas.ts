@@ -13,6 +13,7 @@ const speechFields = {
   response_format: z.enum(SPEECH_FORMATS),
   speed: z.number().min(0.1).max(10),
   language: z.string().min(1).max(32).optional(),
+  instructions: z.string().max(4096).optional(),
 };
 
 /** `audio.cmd.speech` (SpeechRequest). */
@@ -30,7 +31,12 @@ export const probeAudioRequestSchema = z.looseObject({ caller: callerContextSche
 /** `audio.cmd.transcribe` (TranscribeRequest). */
 export const transcribeRequestSchema = z.looseObject({
   caller: callerContextSchema,
-  params: z.looseObject({ model: modelIdSchema, timestamps: z.boolean(), language: z.string().min(1).max(32).optional() }),
+  params: z.looseObject({
+    model: modelIdSchema,
+    timestamps: z.boolean(),
+    language: z.string().min(1).max(32).optional(),
+    task: z.enum(['transcribe', 'translate']).optional(),
+  }),
   audio: audioPayloadSchema,
   billing: requestBillingSchema.optional(),
 });
@@ -45,3 +51,11 @@ export const queueAudioRequestSchema = z.looseObject({
 /** `audio.cmd.complete` (AudioJobRef) and, with its flag, `audio.cmd.retrieve`. */
 export const audioJobRefSchema = z.looseObject({ caller: callerContextSchema, model: modelIdSchema, queueId: z.string().min(1).max(100) });
 export const retrieveAudioRequestSchema = audioJobRefSchema.extend({ deleteMediaOnCompletion: z.boolean() });
+
+/** `audio.cmd.clone-voice` (CloneVoiceRequest). */
+export const cloneVoiceRequestSchema = z.looseObject({
+  caller: callerContextSchema,
+  model: modelIdSchema,
+  audio: audioPayloadSchema,
+  billing: requestBillingSchema.optional(),
+});

@@ -14,6 +14,8 @@ export interface SpeechParams {
   response_format: SpeechFormat;
   speed: number;
   language?: string;
+  /** OpenAI's delivery instructions: passed to upstream engines; the embedded Flite ignores them. */
+  instructions?: string;
 }
 
 export interface SpeechRequest {

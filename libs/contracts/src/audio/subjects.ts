@@ -1,6 +1,7 @@
 import { StreamOpenReply } from '../stream/frames';
 import { AudioJobRef, CompleteAudioReply, QueueAudioReply, QueueAudioRequest, RetrieveAudioReply, RetrieveAudioRequest } from './audio-jobs';
 import { SpeechReply, SpeechRequest, StreamSpeechRequest } from './speech';
+import { CloneVoiceReply, CloneVoiceRequest } from './voices';
 import { ProbeAudioReply, ProbeAudioRequest, TranscribeReply, TranscribeRequest } from './transcription';
 
 export const AUDIO = {
@@ -12,6 +13,8 @@ export const AUDIO = {
   QUEUE: 'audio.cmd.queue.v1',
   RETRIEVE: 'audio.cmd.retrieve.v1',
   COMPLETE: 'audio.cmd.complete.v1',
+  /** `POST /audio/voices`: a voice sample to a model whose engine clones voices. */
+  CLONE_VOICE: 'audio.cmd.clone-voice.v1',
 } as const;
 
 export interface AudioRpc {
@@ -22,4 +25,5 @@ export interface AudioRpc {
   [AUDIO.QUEUE]: { req: QueueAudioRequest; res: QueueAudioReply };
   [AUDIO.RETRIEVE]: { req: RetrieveAudioRequest; res: RetrieveAudioReply };
   [AUDIO.COMPLETE]: { req: AudioJobRef; res: CompleteAudioReply };
+  [AUDIO.CLONE_VOICE]: { req: CloneVoiceRequest; res: CloneVoiceReply };
 }

@@ -13,12 +13,21 @@ export interface TranscriptSegment {
   text: string;
   start: number;
   end: number;
+  /** Whisper's per-segment fields, when an upstream engine reports them (docs/audio.md). */
+  seek?: number;
+  tokens?: number[];
+  temperature?: number;
+  avg_logprob?: number;
+  compression_ratio?: number;
+  no_speech_prob?: number;
 }
 
 export interface TranscriptionParams {
   model: string;
   timestamps: boolean;
   language?: string;
+  /** `translate`: English text from speech in any language (`POST /audio/translations`). */
+  task?: 'transcribe' | 'translate';
 }
 
 /** Checks an upload is decodable audio within the limits, before admission prices it. */

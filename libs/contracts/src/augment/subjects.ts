@@ -1,3 +1,4 @@
+import { RequestBilling } from '../billing/subjects';
 import { CallerContext } from '../services';
 import { EmbeddingBlobRef } from '../embeddings/subjects';
 
@@ -16,8 +17,13 @@ export interface WebSearchResult {
   date: string;
 }
 
-export interface AugmentSearchRequest {
+/** What every augment call carries: the caller, and the gateway's hold the service settles (one `request` at the tool's price). */
+export interface AugmentCall {
   caller: CallerContext;
+  billing?: RequestBilling;
+}
+
+export interface AugmentSearchRequest extends AugmentCall {
   query: string;
   limit: number;
 }
@@ -26,8 +32,7 @@ export interface AugmentSearchReply {
   results: WebSearchResult[];
 }
 
-export interface AugmentScrapeRequest {
-  caller: CallerContext;
+export interface AugmentScrapeRequest extends AugmentCall {
   url: string;
 }
 export interface AugmentScrapeReply {
@@ -36,8 +41,7 @@ export interface AugmentScrapeReply {
   format: 'markdown';
 }
 
-export interface AugmentParseTextRequest {
-  caller: CallerContext;
+export interface AugmentParseTextRequest extends AugmentCall {
   /** The uploaded file, parked in Redis by the gateway (`@svc/blob-store`). */
   file: EmbeddingBlobRef;
   filename?: string;

@@ -12,6 +12,18 @@ export const nanoSchema = z.string().regex(/^\d{1,18}$/, 'must be a whole number
 const count = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 const quality = z.enum(['low', 'medium', 'high']);
 
+/** A video job's usage (VideoUsage). */
+export const videoUsageSchema = z.object({
+  kind: z.literal('video'),
+  seconds: count,
+  resolution: z.string().min(1).max(16),
+  audio: z.boolean().optional(),
+  rate: z.enum(['resolution', 'megapixel', 'video-input', 'upscale', 'interpolation']).optional(),
+  pixels: count.optional(),
+  inputSeconds: count.optional(),
+  fps: count.optional(),
+});
+
 const nonTextUsage = [
   z.object({ kind: z.literal('embedding'), inputTokens: count }),
   z.object({ kind: z.literal('image'), images: count, resolution: z.string().max(16).optional(), quality: quality.optional() }),
@@ -26,8 +38,9 @@ const nonTextUsage = [
   z.object({ kind: z.literal('tts'), characters: count }),
   z.object({ kind: z.literal('asr'), audioMs: count }),
   z.object({ kind: z.literal('music'), generations: count.optional(), durationMs: count.optional(), characters: count.optional() }),
-  z.object({ kind: z.literal('video'), seconds: count, resolution: z.string().min(1).max(16), audio: z.boolean().optional() }),
+  videoUsageSchema,
   z.object({ kind: z.literal('rpc'), credits: count }),
+  z.object({ kind: z.literal('request'), requests: count }),
 ] as const;
 
 const textUsage = {

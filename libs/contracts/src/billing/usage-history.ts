@@ -32,6 +32,11 @@ export interface UsageHistoryReply {
   /** 1-based page number of this walk. */
   page: number;
   pageSize: number;
+  /**
+   * Entries in the whole walk, counted when it starts (its end is fixed then); null when there
+   * are more than the count's bound (docs/billing.md). Absent from older services: no totals.
+   */
+  total?: number | null;
 }
 
 export interface UsageAnalyticsRequest {

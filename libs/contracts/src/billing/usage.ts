@@ -29,8 +29,30 @@ export type BillableUsage =
   | { kind: 'tts'; characters: number }
   | { kind: 'asr'; audioMs: number }
   | { kind: 'music'; generations?: number; durationMs?: number; characters?: number }
-  | { kind: 'video'; seconds: number; resolution: string; audio?: boolean }
-  | { kind: 'rpc'; credits: number };
+  | VideoUsage
+  | { kind: 'rpc'; credits: number }
+  /** A request priced as a whole (`/augment/*` tools), by `pricing.per_request`. */
+  | { kind: 'request'; requests: number };
+
+/** How a video model is priced (`model_spec.pricing.video`, docs/video.md); absent: per second by resolution. */
+export type VideoRate = 'resolution' | 'megapixel' | 'video-input' | 'upscale' | 'interpolation';
+
+/**
+ * A video job: `seconds` of output; `resolution` is the priced tier (`720p`, or `1x`/`2x`/`4x` for
+ * upscaling). `pixels` (one output frame) for the megapixel and video-input rates, `inputSeconds`
+ * of reference video for the video-input rate, `fps` of the output for upscaling (48 or more
+ * doubles) and interpolation (priced per output frame).
+ */
+export interface VideoUsage {
+  kind: 'video';
+  seconds: number;
+  resolution: string;
+  audio?: boolean;
+  rate?: VideoRate;
+  pixels?: number;
+  inputSeconds?: number;
+  fps?: number;
+}
 
 export type BillableUsageKind = BillableUsage['kind'];
 

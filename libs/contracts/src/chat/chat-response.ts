@@ -44,6 +44,8 @@ export interface ChatCompletion {
   system_fingerprint?: string | null;
   /** The effective svc_parameters of the request (on the first chunk of a stream). */
   svc_parameters?: SvcParametersEcho;
+  /** Service to gateway only (upstream-retries.ts): model-server retries, sent as `x-retry-count`. */
+  upstreamRetries?: number;
 }
 
 export interface ChatCompletionChunk {
@@ -63,4 +65,6 @@ export interface ChatCompletionChunk {
   svc_parameters?: SvcParametersEcho;
   /** `include_search_results_in_stream`: the web sources, on a first chunk of their own (`choices: []`). */
   svc_search_results?: WebSearchResult[];
+  /** Service to gateway only, on the first chunk (upstream-retries.ts): sent as `x-retry-count`. */
+  upstreamRetries?: number;
 }

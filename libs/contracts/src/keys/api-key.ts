@@ -40,4 +40,6 @@ export interface AuthenticatedKey {
   modelPrivacy: ModelPrivacy;
   /** The account's tier and operator overrides; absent means the `paid` tier's defaults. */
   rateLimits?: KeyRateLimits;
+  /** Set when the caller signed in with a wallet (SIGN-IN-WITH-X) instead of a key: the key is the wallet's. */
+  wallet?: { address: string; network: 'evm' | 'solana' };
 }

@@ -70,6 +70,8 @@ export interface ImageEditParams {
   seed?: number;
   resolution?: string;
   quality?: QualityTier;
+  /** Images the caller sent (multi-edit composes them into `image`), priced by `pricing.inputImages`. */
+  inputImages?: number;
 }
 
 export interface ImageEditRequest {
@@ -92,7 +94,18 @@ export interface ImageUpscaleRequest {
   billing?: RequestBilling;
 }
 
-/** Edit and upscale return one file. */
+export interface ImageBackgroundRemoveParams {
+  model: string;
+  image: ImageBlob;
+}
+
+export interface ImageBackgroundRemoveRequest {
+  caller: CallerContext;
+  params: ImageBackgroundRemoveParams;
+  billing?: RequestBilling;
+}
+
+/** Edit, upscale and background removal return one file. */
 export interface ImageFileReply {
   image: GeneratedImageRef;
   timing: { totalMs: number };

@@ -45,6 +45,7 @@ export const imageEditRequestSchema = z.looseObject({
     safeMode: z.boolean(),
     seed,
     ...tier,
+    inputImages: z.number().int().positive().max(64).optional(),
   }),
   billing: requestBillingSchema.optional(),
 });
@@ -53,5 +54,12 @@ export const imageEditRequestSchema = z.looseObject({
 export const imageUpscaleRequestSchema = z.looseObject({
   caller: callerContextSchema,
   params: z.looseObject({ model: modelIdSchema, image: blobRefSchema, scale: z.number().min(1).max(8), creativity: z.number().min(0).max(1) }),
+  billing: requestBillingSchema.optional(),
+});
+
+/** `media.cmd.image-background-remove` (ImageBackgroundRemoveRequest). */
+export const imageBackgroundRemoveRequestSchema = z.looseObject({
+  caller: callerContextSchema,
+  params: z.looseObject({ model: modelIdSchema, image: blobRefSchema }),
   billing: requestBillingSchema.optional(),
 });

@@ -57,34 +57,40 @@ class TestHandler {
 @Module({ controllers: [TestHandler] })
 class TestModule {}
 
-describe('RpcClient against a Nest microservice on NATS', () => {
-  let nats: PrivateNats;
-  let app: INestMicroservice;
-  let serviceNc: NatsConnection;
-  let nc: NatsConnection;
-  let rpc: RpcClient;
-  const send = (subject: string, data: unknown, timeoutMs?: number, idleTimeoutMs?: number) =>
-    rpc.send(subject as never, data as never, { requestId: 'r1', timeoutMs, idleTimeoutMs });
-
-  beforeAll(async () => {
-    nats = await startPrivateNats();
-    // As bootstrapService does: the server shares the service's one connection.
-    serviceNc = await connectNats(nats.url, 'service');
-    const server = new SvcNatsServer({ servers: [nats.url], queue: 'keys' });
-    server.useConnection(serviceNc);
-    app = await NestFactory.createMicroservice(TestModule, { strategy: server, logger: false });
-    app.useGlobalFilters(new RpcErrorFilter(createLogger('test', 'silent')));
-    await app.listen();
-    nc = await connectNats(nats.url, 'client');
-    rpc = new RpcClient(nc, 2_000);
-  });
-  afterAll(async () => {
+/** A private NATS, the test service on it (sharing its one connection, as bootstrapService does) and a client. */
+async function startRig(rpcTimeoutMs: number) {
+  const nats = await startPrivateNats();
+  const serviceNc = await connectNats(nats.url, 'service');
+  const server = new SvcNatsServer({ servers: [nats.url], queue: 'keys' });
+  server.useConnection(serviceNc);
+  const app = await NestFactory.createMicroservice(TestModule, { strategy: server, logger: false });
+  app.useGlobalFilters(new RpcErrorFilter(createLogger('test', 'silent')));
+  await app.listen();
+  const nc = await connectNats(nats.url, 'client');
+  const rpc = new RpcClient(nc, rpcTimeoutMs);
+  const stop = async () => {
     rpc.close();
     await nc.close();
     await app.close();
     await serviceNc.close();
     await nats.stop();
+  };
+  return { nats, app, serviceNc, nc, rpc, stop };
+}
+
+describe('RpcClient against a Nest microservice on NATS', () => {
+  let app: INestMicroservice;
+  let serviceNc: NatsConnection;
+  let rpc: RpcClient;
+  const send = (subject: string, data: unknown, timeoutMs?: number, idleTimeoutMs?: number) =>
+    rpc.send(subject as never, data as never, { requestId: 'r1', timeoutMs, idleTimeoutMs });
+
+  let stop: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ app, serviceNc, rpc, stop } = await startRig(2_000));
   });
+  afterAll(() => stop());
 
   it('returns the handler reply, for many concurrent calls', async () => {
     const replies = await Promise.all(Array.from({ length: 200 }, (_, i) => send(ECHO, { i })));
@@ -143,5 +149,53 @@ describe('RpcClient against a Nest microservice on NATS', () => {
     await serviceNc.close();
     await expect(pending).rejects.toMatchObject({ code: ErrorCode.ServiceUnavailable, message: expect.stringMatching(/stopped responding/) });
     expect(Date.now() - started).toBeLessThan(3_000);
+  });
+});
+
+describe('RpcClient across a NATS crash and restart', () => {
+  let nats: PrivateNats;
+  let serviceNc: NatsConnection;
+  let nc: NatsConnection;
+  let rpc: RpcClient;
+  const send = (subject: string, timeoutMs: number, idleTimeoutMs?: number) => rpc.send(subject as never, { i: 1 } as never, { timeoutMs, idleTimeoutMs });
+  const reconnected = (conn: NatsConnection) =>
+    (async () => {
+      for await (const s of conn.status()) if (s.type === 'reconnect') return;
+    })();
+
+  let stop: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ nats, serviceNc, nc, rpc, stop } = await startRig(10_000));
+    await expect(send(ECHO, 1_000)).resolves.toEqual({ echoed: { i: 1 } });
+  });
+  afterAll(() => stop());
+
+  it('fails a short call in flight at once when the connection drops, holds calls made while it is down, and sends them on reconnect', async () => {
+    const inFlight = send(SLOW, 10_000).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 50));
+    const back = Promise.all([reconnected(nc), reconnected(serviceNc)]);
+    const killedAt = Date.now();
+    await nats.kill();
+    // Lost with the server: a 503 as soon as the client sees the drop, not at its 10 s timeout.
+    await expect(inFlight).resolves.toMatchObject({ code: ErrorCode.ServiceUnavailable, message: expect.stringMatching(/connection was lost/) });
+    expect(Date.now() - killedAt).toBeLessThan(1_000);
+
+    await new Promise((r) => setTimeout(r, 100));
+    const whileDown = send(ECHO, 10_000);
+    await new Promise((r) => setTimeout(r, 1_000));
+    await nats.start();
+    await back;
+    await expect(whileDown).resolves.toEqual({ echoed: { i: 1 } });
+  });
+
+  it('fails a held call with 503 (not a timeout) when the bus stays down past its deadline', async () => {
+    const back = Promise.all([reconnected(nc), reconnected(serviceNc)]);
+    await nats.kill();
+    await new Promise((r) => setTimeout(r, 100));
+    await expect(send(ECHO, 500)).rejects.toMatchObject({ code: ErrorCode.ServiceUnavailable, message: expect.stringMatching(/bus is unavailable/) });
+    await nats.start();
+    await back;
+    await expect(send(ECHO, 2_000)).resolves.toEqual({ echoed: { i: 1 } });
   });
 });

@@ -1,2 +1,3 @@
 export * from './test-database-name';
 export * from './test-database';
+export * from './postgres-server';

@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { REPO_ROOT } from '@svc/config';
-import { startPrivateNats } from '../nats/nats-server';
+import { PrivateNats, startPrivateNats } from '../nats/nats-server';
 import { freePort } from './free-port';
 
 export interface RunningPlatform {
@@ -11,6 +11,8 @@ export interface RunningPlatform {
   adminKey: string;
   /** The environment the platform runs with (its private NATS, databases, ...), to start another replica beside it. */
   env: Record<string, string>;
+  /** The platform's private NATS server, which a fault test may kill and start again. */
+  nats: PrivateNats;
   /** Everything the processes printed, for assertions about logs (privacy). */
   output(): string;
   stop(): Promise<void>;
@@ -19,6 +21,8 @@ export interface RunningPlatform {
 export interface StartPlatformOptions {
   env?: Record<string, string>;
   timeoutMs?: number;
+  /** PostgreSQL server for the fresh databases (default TEST_PG_URL or the local one), e.g. a private one a fault test restarts. */
+  pgUrl?: string;
 }
 
 /**
@@ -31,7 +35,7 @@ export async function startPlatform(options: StartPlatformOptions = {}): Promise
   const nats = await startPrivateNats();
   const adminKey = `svc_e2e_${randomBytes(24).toString('base64url')}`;
   const runId = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  const pg = process.env.TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432';
+  const pg = options.pgUrl ?? process.env.TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432';
   const env = {
     ...process.env,
     PORT: String(port),
@@ -41,6 +45,7 @@ export async function startPlatform(options: StartPlatformOptions = {}): Promise
     KEYS_DATABASE_URL: `${pg}/svc_test_e2e_keys_${runId}`,
     BILLING_DATABASE_URL: `${pg}/svc_test_e2e_billing_${runId}`,
     CHAT_DATABASE_URL: `${pg}/svc_test_e2e_chat_${runId}`,
+    WALLET_DATABASE_URL: `${pg}/svc_test_e2e_wallet_${runId}`,
     // Rate-limit and abuse counters of concurrent runs must not meet in the shared Redis.
     REDIS_KEY_PREFIX: `svc_test_e2e_${runId}:`,
     SVC_SKIP_BUILD: '1',
@@ -88,5 +93,5 @@ export async function startPlatform(options: StartPlatformOptions = {}): Promise
   }
   const baseUrl = `http://127.0.0.1:${port}`;
   const ownEnv = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
-  return { baseUrl, apiUrl: `${baseUrl}/api/v1`, adminKey, env: ownEnv, output: () => output, stop };
+  return { baseUrl, apiUrl: `${baseUrl}/api/v1`, adminKey, env: ownEnv, nats, output: () => output, stop };
 }

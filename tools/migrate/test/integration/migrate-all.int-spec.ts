@@ -9,7 +9,8 @@ describe('migrateAll', () => {
   const url = `${testPgServerUrl()}/${testDatabaseName('migrate_all')}`;
   const billingUrl = `${testPgServerUrl()}/${testDatabaseName('migrate_all_billing')}`;
   const chatUrl = `${testPgServerUrl()}/${testDatabaseName('migrate_all_chat')}`;
-  afterAll(() => Promise.all([dropTestDatabase(url), dropTestDatabase(billingUrl), dropTestDatabase(chatUrl)]));
+  const walletUrl = `${testPgServerUrl()}/${testDatabaseName('migrate_all_wallet')}`;
+  afterAll(() => Promise.all([dropTestDatabase(url), dropTestDatabase(billingUrl), dropTestDatabase(chatUrl), dropTestDatabase(walletUrl)]));
 
   async function tables(databaseUrl: string): Promise<string[]> {
     const client = new Client({ connectionString: databaseUrl });
@@ -26,9 +27,9 @@ describe('migrateAll', () => {
 
   it('creates and migrates every service database, then has nothing left to do', async () => {
     expect(billingMigrations[0]).toMatch(/_created_billing_ledger$/);
-    const env = { KEYS_DATABASE_URL: url, BILLING_DATABASE_URL: billingUrl, CHAT_DATABASE_URL: chatUrl };
+    const env = { KEYS_DATABASE_URL: url, BILLING_DATABASE_URL: billingUrl, CHAT_DATABASE_URL: chatUrl, WALLET_DATABASE_URL: walletUrl };
     const first = await migrateAll({ env });
-    expect(first.map((r) => r.service)).toEqual(['keys', 'billing', 'chat']);
+    expect(first.map((r) => r.service)).toEqual(['keys', 'billing', 'chat', 'wallet']);
     expect(first[0]).toEqual(
       expect.objectContaining({
         service: 'keys',
@@ -56,7 +57,9 @@ describe('migrateAll', () => {
       'ledger_entries',
       'reservations',
       'usage_entries',
+      'x402_payments',
     ]);
     expect(await tables(chatUrl)).toEqual(['_prisma_migrations', 'character_reviews', 'characters']);
+    expect(await tables(walletUrl)).toEqual(['_prisma_migrations', 'used_nonces', 'wallet_accounts', 'wallet_secrets']);
   });
 });

@@ -12,6 +12,7 @@ interface Seen {
 
 describe('OpenAIAudioEngine (OpenAI-compatible speech and transcription servers)', () => {
   const seen: Seen[] = [];
+  let whisperFields: Record<string, unknown> = {};
   let status = 200;
   let errorMessage = 'voice not found';
   let retryAfter: string | undefined;
@@ -35,7 +36,7 @@ describe('OpenAIAudioEngine (OpenAI-compatible speech and transcription servers)
             language: 'english',
             duration: 1.5,
             words: [{ word: ' hello', start: 0, end: 0.5 }],
-            segments: [{ id: 0, text: ' hello world', start: 0, end: 1.5 }],
+            segments: [{ id: 0, text: ' hello world', start: 0, end: 1.5, ...whisperFields }],
           }),
         );
       }
@@ -59,6 +60,7 @@ describe('OpenAIAudioEngine (OpenAI-compatible speech and transcription servers)
     status = 200;
     errorMessage = 'voice not found';
     retryAfter = undefined;
+    whisperFields = {};
   });
 
   it('sends speech requests with the upstream model name and returns the bytes, streamed or whole', async () => {
@@ -96,6 +98,30 @@ describe('OpenAIAudioEngine (OpenAI-compatible speech and transcription servers)
     expect(body).toContain('verbose_json');
     expect(body).toContain('timestamp_granularities[]');
     expect(body).toContain('kokoro');
+  });
+
+  it('passes instructions, translates at /audio/translations (no language) keeping Whisper segment fields, and clones at /voices', async () => {
+    await engine.speak({ input: 'Hi', voice: 'af_sky', format: 'mp3', speed: 1, instructions: 'Calm.', signal: new AbortController().signal });
+    expect(JSON.parse(seen[0].body.toString())).toMatchObject({ instructions: 'Calm.' });
+
+    whisperFields = { seek: 0, tokens: [50364, 2425], temperature: 0, avg_logprob: -0.2, compression_ratio: 1.1, no_speech_prob: 0.01 };
+    const translated = await engine.transcribe({
+      audio: Buffer.from('RIFF....'),
+      durationMs: 1500,
+      language: 'fr',
+      timestamps: true,
+      task: 'translate',
+      signal: new AbortController().signal,
+    });
+    expect(seen[1].path).toBe('/v1/audio/translations');
+    expect(seen[1].body.toString()).not.toMatch(/name="language"|timestamp_granularities/);
+    expect(translated.language).toBe('en');
+    expect(translated.segments).toEqual([{ text: 'hello world', start: 0, end: 1.5, ...whisperFields }]);
+
+    await engine.cloneVoice(Buffer.from('RIFFsample'), 'vv_0123', new AbortController().signal);
+    expect(seen[2].path).toBe('/v1/voices');
+    expect(seen[2].body.toString()).toMatch(/name="voice_name"\r\n\r\nvv_0123/);
+    expect(seen[2].body.toString()).toMatch(/name="voice_file"[^]*RIFFsample/);
   });
 
   it('turns an upstream 400 into a validation error with its message, and an unreachable server into 502', async () => {

@@ -1,4 +1,5 @@
 import { FormData, Pool } from 'undici';
+import { TranscriptSegment } from '@svc/contracts';
 import { DomainError } from '@svc/errors';
 import { hostsOf, UpstreamErrors } from '@svc/upstream';
 import { AudioAbortedError, OnAudio, SpeakRequest, SpeakResult, SpeechEngine, TranscribeRequest, TranscribeResult, TranscriptionEngine } from '../engine';
@@ -16,12 +17,22 @@ interface VerboseTranscription {
   text?: string;
   language?: string;
   words?: Array<{ word: string; start: number; end: number }>;
-  segments?: Array<{ text: string; start: number; end: number }>;
+  segments?: Array<TranscriptSegment>;
+}
+
+/** Whisper's segment fields an upstream may report; kept as they are (docs/audio.md). */
+const WHISPER_SEGMENT_FIELDS = ['seek', 'tokens', 'temperature', 'avg_logprob', 'compression_ratio', 'no_speech_prob'] as const;
+
+function upstreamSegment(s: TranscriptSegment): TranscriptSegment {
+  const kept = Object.fromEntries(WHISPER_SEGMENT_FIELDS.filter((f) => s[f] !== undefined).map((f) => [f, s[f]]));
+  return { ...kept, text: s.text.trim(), start: s.start, end: s.end };
 }
 
 /**
- * OpenAI-compatible audio servers: `/audio/speech` (e.g. Kokoro-FastAPI, openedai-speech) and
- * `/audio/transcriptions` (whisper.cpp server, faster-whisper servers), over pooled connections.
+ * OpenAI-compatible audio servers: `/audio/speech` (e.g. Kokoro-FastAPI, openedai-speech),
+ * `/audio/transcriptions` and `/audio/translations` (whisper.cpp server, faster-whisper servers),
+ * and voice cloning through a voice library at `/voices` (chatterbox-tts-api: multipart
+ * `voice_name` + `voice_file`, then the name as `voice`), over pooled connections.
  */
 export class OpenAIAudioEngine implements SpeechEngine, TranscriptionEngine {
   readonly kind = 'upstream' as const;
@@ -55,6 +66,7 @@ export class OpenAIAudioEngine implements SpeechEngine, TranscriptionEngine {
       voice: request.voice,
       response_format: request.format,
       speed: request.speed,
+      ...(request.instructions ? { instructions: request.instructions } : {}),
     });
     const errors = this.errors.speech;
     const res = await this.call(
@@ -86,15 +98,24 @@ export class OpenAIAudioEngine implements SpeechEngine, TranscriptionEngine {
     form.set('file', new Blob([request.audio]), 'audio');
     form.set('model', this.options.model);
     form.set('response_format', 'verbose_json');
-    if (request.language) form.set('language', request.language);
-    if (request.timestamps) {
+    const translate = request.task === 'translate';
+    // OpenAI's translations take no language or granularities; the output is English.
+    if (request.language && !translate) form.set('language', request.language);
+    if (request.timestamps && !translate) {
       form.append('timestamp_granularities[]', 'word');
       form.append('timestamp_granularities[]', 'segment');
     }
     const errors = this.errors.transcription;
     const res = await this.call(
       errors,
-      () => this.pool.request({ method: 'POST', path: `${this.prefix}/audio/transcriptions`, headers: this.auth, body: form, signal: request.signal }),
+      () =>
+        this.pool.request({
+          method: 'POST',
+          path: `${this.prefix}/audio/${translate ? 'translations' : 'transcriptions'}`,
+          headers: this.auth,
+          body: form,
+          signal: request.signal,
+        }),
       request.signal,
     );
     let parsed: VerboseTranscription;
@@ -106,9 +127,21 @@ export class OpenAIAudioEngine implements SpeechEngine, TranscriptionEngine {
     return {
       text: (parsed.text ?? '').trim(),
       words: (parsed.words ?? []).map((w) => ({ word: w.word.trim(), start: w.start, end: w.end })),
-      segments: (parsed.segments ?? []).map((s) => ({ text: s.text.trim(), start: s.start, end: s.end })),
-      language: parsed.language ?? request.language ?? 'en',
+      segments: (parsed.segments ?? []).map(upstreamSegment),
+      language: translate ? 'en' : (parsed.language ?? request.language ?? 'en'),
     };
+  }
+
+  async cloneVoice(sample: Buffer, handle: string, signal: AbortSignal): Promise<void> {
+    const form = new FormData();
+    form.set('voice_name', handle);
+    form.set('voice_file', new Blob([sample]), `${handle}.audio`);
+    const res = await this.call(
+      this.errors.speech,
+      () => this.pool.request({ method: 'POST', path: `${this.prefix}/voices`, headers: this.auth, body: form, signal }),
+      signal,
+    );
+    await res.body.dump();
   }
 
   async close(): Promise<void> {

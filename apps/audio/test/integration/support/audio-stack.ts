@@ -23,15 +23,20 @@ const READY_MS = 120_000;
  * Private NATS and Redis, fresh keys and billing databases, and the keys, billing, audio and
  * gateway processes from their TypeScript sources. The admin key is the bootstrap account's,
  * which billing credits with 100 USD. Job locks are short so a killed worker's job is taken
- * over within seconds.
+ * over within seconds. `audioEnv` adds to the audio processes' environment, `gatewayEnv` to the gateway's.
  */
-export async function startAudioStack(): Promise<AudioStack> {
+export async function startAudioStack(options: { audioEnv?: Record<string, string>; gatewayEnv?: Record<string, string> } = {}): Promise<AudioStack> {
   const stack = await startKeysBillingStack('aud');
   try {
-    const audioEnv = { AUDIO_JOB_LOCK_MS: '3000', AUDIO_JOB_STALLED_INTERVAL_MS: '1000', AUDIO_JOB_BACKOFF_MS: '200' };
+    const audioEnv = { AUDIO_JOB_LOCK_MS: '3000', AUDIO_JOB_STALLED_INTERVAL_MS: '1000', AUDIO_JOB_BACKOFF_MS: '200', ...options.audioEnv };
     const port = await freePort();
     const audio = stack.start('audio', 'apps/audio/src/main.ts', audioEnv);
-    const gateway = stack.start('gateway', 'apps/gateway/src/main.ts', { PORT: String(port), HOST: '127.0.0.1', REDIS_KEY_PREFIX: 'svc_test_audio:' });
+    const gateway = stack.start('gateway', 'apps/gateway/src/main.ts', {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      REDIS_KEY_PREFIX: 'svc_test_audio:',
+      ...options.gatewayEnv,
+    });
     await Promise.all([stack.ready(READY_MS), audio.waitFor('audio service ready', READY_MS), gateway.waitFor('gateway listening', READY_MS)]);
     const nc = await connect({ servers: stack.natsUrl });
     stack.onStop(() => nc.close());

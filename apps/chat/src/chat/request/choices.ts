@@ -1,6 +1,8 @@
 import { ModelDefinition } from '@svc/catalog';
 import { ChatCompletionParams } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
+import { timeEngineRequest } from '@svc/messaging';
+import { traceEngine } from '@svc/tracing';
 import { GenerateResult, TextEngine } from '../../engines/engine';
 import { toGenerateRequest } from './generate-request';
 import { runGeneration } from './run-generation';
@@ -19,6 +21,8 @@ export interface ChoiceEvents {
   text?(index: number, text: string): Promise<void>;
   /** Choice `index` finished (streaming sends its finish chunk here). */
   done?(index: number, result: GenerateResult): Promise<void>;
+  /** A model server was retried (connect error, 502/503 before any byte). */
+  retry?(): void;
 }
 
 export interface Choices {
@@ -38,7 +42,7 @@ export async function generateChoices(candidates: Candidate[], params: ChatCompl
   const n = params.n ?? 1;
   let lastError: unknown;
   for (const [position, candidate] of candidates.entries()) {
-    const base = toGenerateRequest(candidate.model, params, signal);
+    const base = { ...toGenerateRequest(candidate.model, params, signal), ...(events.retry ? { onUpstreamRetry: events.retry } : {}) };
     let produced = false;
     const results: GenerateResult[] = [];
     try {
@@ -52,7 +56,8 @@ export async function generateChoices(candidates: Candidate[], params: ChatCompl
               await events.text!(index, text);
             }
           : undefined;
-        const result = await runGeneration(engine, request, onText);
+        const timed = timeEngineRequest(candidate.model.id);
+        const result = await traceEngine(candidate.model.id, engine.kind, () => runGeneration(engine, request, onText)).finally(timed);
         results.push(result);
         produced = true;
         await events.done?.(index, result);

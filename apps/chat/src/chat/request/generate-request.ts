@@ -3,6 +3,7 @@ import { ChatCompletionParams, ToolDefinition } from '@svc/contracts';
 import { GenerateRequest, OutputConstraint } from '../../engines/engine';
 import { capable, checkContentParts, fieldError } from './content-parts';
 import { toGrammarSchema } from './json-schema-subset';
+import { schemaValidator } from './schema-check';
 
 export const DEFAULT_MAX_TOKENS = 512;
 
@@ -65,10 +66,21 @@ function checkTools(model: ModelDefinition, params: ChatCompletionParams): void 
   }
 }
 
-/** A tool whose parameters the embedded grammar can enforce (checked and normalised). */
+/**
+ * A tool whose parameters the embedded engine can follow: checked here (a 400 naming the place),
+ * passed on as sent; tool-calls.ts builds the grammar, run-generation.ts checks the arguments.
+ */
 function grammarTool(tool: ToolDefinition, index: number): ToolDefinition {
   const parameters = tool.function.parameters;
-  return parameters ? { ...tool, function: { ...tool.function, parameters: toGrammarSchema(parameters, ['tools', index, 'function', 'parameters']) } } : tool;
+  if (parameters) checkSchema(parameters, ['tools', index, 'function', 'parameters']);
+  return tool;
+}
+
+/** The grammar for a schema on the embedded engine; both it and the after-generation check must build (else a 400). */
+function checkSchema(schema: Record<string, unknown>, path: Array<string | number>): Record<string, unknown> {
+  const grammar = toGrammarSchema(schema, path);
+  schemaValidator(schema, path);
+  return grammar;
 }
 
 const embedded = (model: ModelDefinition): boolean => model.engine.kind === 'embedded-llama';
@@ -81,6 +93,6 @@ function outputConstraint(model: ModelDefinition, params: ChatCompletionParams):
   }
   if (format.type === 'json_object') return { kind: 'json_object' };
   const schema = format.json_schema.schema ?? { type: 'object' };
-  // Upstream servers get the schema as sent; the embedded grammar takes a checked subset.
-  return { kind: 'json_schema', schema: embedded(model) ? toGrammarSchema(schema, ['response_format', 'json_schema', 'schema']) : schema };
+  // Upstream servers get the schema as sent; the embedded engine a grammar for it (docs/chat.md, "Structured outputs").
+  return { kind: 'json_schema', schema: embedded(model) ? checkSchema(schema, ['response_format', 'json_schema', 'schema']) : schema };
 }

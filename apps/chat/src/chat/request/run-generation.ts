@@ -1,21 +1,80 @@
+import { DomainError, ErrorCode } from '@svc/errors';
 import { GenerateRequest, GenerateResult, OnText, TextEngine } from '../../engines/engine';
+import { schemaMismatch, schemaValidator } from './schema-check';
 import { planToolUse, toToolCall } from './tool-calls';
+
+/** Why an answer does not match its schema, or undefined when it does (or is not checked). */
+type Check = (result: GenerateResult) => string | undefined;
 
 /**
  * Runs one generation with the request features the engine does not do itself: on the embedded
  * engine, function calling (tools described in a system message, the call forced by a JSON
- * schema grammar and returned as `tool_calls`, never streamed as text). Upstream engines get the
- * request as it is.
+ * schema grammar and returned as `tool_calls`, never streamed as text), and the check of a
+ * JSON-schema answer against what its grammar could not enforce (docs/chat.md, "Structured
+ * outputs"). Upstream engines get the request as it is.
  */
 export async function runGeneration(engine: TextEngine, request: GenerateRequest, onText?: OnText): Promise<GenerateResult> {
-  if (engine.kind !== 'embedded' || !request.tools?.length) return engine.generate(request, onText);
+  if (engine.kind !== 'embedded') return engine.generate(request, onText);
+  if (!request.tools?.length) {
+    const check = answerCheck(request);
+    // A streamed answer has reached the client as it was made: nothing to take back or retry.
+    return check && !onText ? checked((attempt) => engine.generate(reseed(request, attempt)), check) : engine.generate(request, onText);
+  }
   const plan = planToolUse(request.messages, request.tools, request.toolChoice);
   if (!plan.callSchema) return engine.generate({ ...request, messages: plan.messages }, onText);
-  const result = await engine.generate({ ...request, messages: plan.messages, output: { kind: 'json_schema', schema: plan.callSchema } });
+  const call: GenerateRequest = { ...request, messages: plan.messages, output: { kind: 'json_schema', schema: plan.callSchema } };
+  const result = await checked((attempt) => engine.generate(reseed(call, attempt)), argumentsCheck(request));
   // Cut by max_tokens: the partial JSON is returned as text with finish_reason length, as OpenAI does.
   if (result.finishReason === 'length') {
     if (onText && result.text) await onText(result.text);
     return result;
   }
   return { ...result, text: '', finishReason: 'tool_calls', toolCalls: [toToolCall(result.text)] };
+}
+
+/**
+ * One retry when a finished answer does not match; a second mismatch is a 502 naming the place
+ * (a fallback model, if any, gets the request). Both attempts' tokens are counted.
+ */
+async function checked(generate: (attempt: number) => Promise<GenerateResult>, check: Check): Promise<GenerateResult> {
+  const first = await generate(0);
+  if (first.finishReason === 'length' || !check(first)) return first;
+  const second = await generate(1);
+  const total = { ...second, promptTokens: first.promptTokens + second.promptTokens, completionTokens: first.completionTokens + second.completionTokens };
+  const mismatch = second.finishReason === 'length' ? undefined : check(second);
+  if (!mismatch) return total;
+  throw new DomainError(
+    ErrorCode.Upstream,
+    `The model's answer did not match the JSON schema twice (${mismatch}); the grammar enforces types, enums, integer ranges and the email, uuid and date formats, the rest is checked after generation.`,
+  );
+}
+
+/** A retry with a seed samples differently (n choices use seed + index: stay clear of those). */
+function reseed(request: GenerateRequest, attempt: number): GenerateRequest {
+  return attempt > 0 && request.seed !== undefined ? { ...request, seed: request.seed + 100_003 * attempt } : request;
+}
+
+function answerCheck(request: GenerateRequest): Check | undefined {
+  const format = request.responseFormat as { type?: string; json_schema?: { schema?: Record<string, unknown> } } | undefined;
+  const schema = format?.type === 'json_schema' ? format.json_schema?.schema : undefined;
+  if (!schema) return undefined;
+  const validate = schemaValidator(schema, ['response_format', 'json_schema', 'schema']);
+  return (result) => schemaMismatch(validate, result.text);
+}
+
+/** Checks the called tool's arguments against its own parameters schema. */
+function argumentsCheck(request: GenerateRequest): Check {
+  return (result) => {
+    let call: { name?: unknown; arguments?: unknown };
+    try {
+      call = JSON.parse(result.text) as typeof call;
+    } catch {
+      return 'the tool call is not complete JSON';
+    }
+    const index = request.tools!.findIndex((t) => t.function.name === call.name);
+    const parameters = request.tools![index]?.function.parameters;
+    if (!parameters) return undefined;
+    const mismatch = schemaMismatch(schemaValidator(parameters, ['tools', index, 'function', 'parameters']), JSON.stringify(call.arguments ?? {}));
+    return mismatch && `tool ${String(call.name)} arguments ${mismatch}`;
+  };
 }

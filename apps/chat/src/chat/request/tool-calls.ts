@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ChatMessage, ToolCall, ToolChoice, ToolDefinition } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
+import { toGrammarSchema } from './json-schema-subset';
 
 /**
  * Function calling on the embedded engine (docs/chat.md, "Request features"): the tools are
@@ -38,7 +39,7 @@ function argumentsSchema(tool: ToolDefinition): Record<string, unknown> {
   if (!parameters || Object.keys(parameters).length === 0 || (parameters.type === 'object' && !parameters.properties)) {
     return { type: 'object', properties: {}, additionalProperties: false };
   }
-  return parameters;
+  return toGrammarSchema(parameters, ['tools', tool.function.name, 'function', 'parameters']);
 }
 
 function describeTools(tools: ToolDefinition[]): string {

@@ -246,11 +246,25 @@ function logprobOf(token, item, top) {
   return { ...head, top_logprobs: alternatives };
 }
 
+/**
+ * Our own GBNF rules (integer ranges, email, uuid, dates: apps/chat/src/chat/request/grammar-rules.ts)
+ * travel as placeholder consts `svcgbnf-<hex of the rule>`; node-llama-cpp writes each as the
+ * literal "\"svcgbnf-...\"", which is swapped here for the rule itself.
+ */
+async function withRules(schemaGrammar) {
+  const text = schemaGrammar.grammar;
+  if (!text.includes('svcgbnf-')) return schemaGrammar;
+  const { LlamaText } = await import('node-llama-cpp');
+  const grammar = text.replace(/"\\"svcgbnf-([0-9a-f]+)\\""/g, (_, hex) => `(${Buffer.from(hex, 'hex').toString('utf8')})`);
+  return state.llama.createGrammar({ grammar, stopGenerationTriggers: [LlamaText(['\n'.repeat(4)])], trimWhitespaceSuffix: true });
+}
+
 async function grammarFor(spec) {
   const key = JSON.stringify(spec);
   let grammar = grammars.get(key);
   if (!grammar) {
-    grammar = spec.kind === 'json_object' ? await state.llama.getGrammarFor('json') : await state.llama.createGrammarForJsonSchema(spec.schema);
+    grammar =
+      spec.kind === 'json_object' ? await state.llama.getGrammarFor('json') : await withRules(await state.llama.createGrammarForJsonSchema(spec.schema));
     if (grammars.size >= GRAMMAR_CACHE_LIMIT) grammars.delete(grammars.keys().next().value);
     grammars.set(key, grammar);
   }

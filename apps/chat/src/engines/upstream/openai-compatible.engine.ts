@@ -80,7 +80,7 @@ export class OpenAICompatibleEngine implements TextEngine {
     const body = (model: string) => JSON.stringify(upstreamBody(request, model, stream));
     let routed;
     try {
-      routed = await this.router.send((endpoint) => body(endpoint.config.model), request.signal, request.cacheKey);
+      routed = await this.router.send((endpoint) => body(endpoint.config.model), request.signal, request.cacheKey, request.onUpstreamRetry);
     } catch (err) {
       if (request.signal.aborted) throw abortError();
       throw this.router.errors.transport(err);

@@ -5,6 +5,7 @@ export interface ApiRequest {
   key?: string;
   method?: string;
   body?: unknown;
+  headers?: Record<string, string>;
 }
 
 export interface ApiAnswer {
@@ -15,11 +16,11 @@ export interface ApiAnswer {
   text: string;
 }
 
-/** A JSON request to the gateway API: POST when there is a body, GET otherwise. */
+/** A JSON request to the gateway API: POST when there is a body, GET otherwise; no Authorization without a key. */
 export async function requestApi(api: string, pathname: string, init: ApiRequest = {}): Promise<ApiAnswer> {
   const res = await fetch(`${api}${pathname}`, {
     method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${init.key}` },
+    headers: { 'content-type': 'application/json', ...(init.key === undefined ? {} : { authorization: `Bearer ${init.key}` }), ...init.headers },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
   const text = await res.text();

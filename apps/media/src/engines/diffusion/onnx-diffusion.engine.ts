@@ -1,12 +1,10 @@
-import * as os from 'node:os';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { BoundedQueue } from './bounded-queue';
 import { ddimStep, ddimTimesteps, noiseTo } from './ddim';
-import { DiffusionModelConfig, diffusionConfigPath, loadDiffusionModelConfig } from './diffusion-model-config';
-import { DenoiserSession, DenoiserSessionFactory, onnxRuntimeSessionFactory } from './onnx-session';
+import { LazyDiffusionModel, LoadedDiffusionModel } from './lazy-diffusion-model';
+import { DenoiserSessionFactory } from './onnx-session';
 import { encodePng, RgbImage, toSquareRgb, upscaleCover } from './rgb-image';
 import { seededNormals } from './seeded-noise';
-import { WordTokenizer } from './word-tokenizer';
 
 export interface ImageGenerateRequest {
   prompt: string;
@@ -63,51 +61,36 @@ export const IMAGE_LIMITS = { maxSide: 1024, maxSteps: 100, maxCfg: 30 } as cons
  */
 export class OnnxDiffusionEngine {
   private readonly queue: BoundedQueue;
-  private session?: DenoiserSession;
-  private loading?: Promise<void>;
-  private config?: DiffusionModelConfig;
-  private tokenizer?: WordTokenizer;
+  private readonly model: LazyDiffusionModel;
   private closed = false;
 
-  constructor(private readonly options: OnnxDiffusionEngineOptions) {
+  constructor(options: OnnxDiffusionEngineOptions) {
     this.queue = new BoundedQueue(options.maxParallel ?? 1, options.maxQueue ?? 8, 'The image model');
+    this.model = new LazyDiffusionModel(options);
   }
 
   get nativeResolution(): number | undefined {
-    return this.config?.resolution;
+    return this.model.config?.resolution;
   }
 
   get stats(): { running: number; queued: number } {
     return this.queue.stats();
   }
 
-  ready(): Promise<void> {
-    this.loading ??= this.load().catch((err: unknown) => {
-      this.loading = undefined;
-      throw err;
-    });
-    return this.loading;
+  async ready(): Promise<void> {
+    await this.model.ready();
   }
 
   async generate(request: ImageGenerateRequest): Promise<GeneratedImage> {
     if (this.closed) throw new DomainError(ErrorCode.ServiceUnavailable, 'The image model is shutting down.');
     const req = this.validate(request);
-    await this.ready();
-    return this.queue.run(() => this.sample(req));
+    const model = await this.model.ready();
+    return this.queue.run(() => this.sample(req, model));
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.session?.release();
-    this.session = undefined;
-  }
-
-  private async load(): Promise<void> {
-    const config = loadDiffusionModelConfig(this.options.configPath ?? diffusionConfigPath(this.options.modelPath));
-    const threads = this.options.threads ?? Math.max(1, os.availableParallelism() - 1);
-    this.session = await (this.options.sessionFactory ?? onnxRuntimeSessionFactory)(this.options.modelPath, threads);
-    this.config = config;
-    this.tokenizer = new WordTokenizer(config.vocab, config.maxTokens, config.tokenizer.unk);
+    await this.model.close();
   }
 
   private validate(r: ImageGenerateRequest): ImageGenerateRequest {
@@ -127,17 +110,15 @@ export class OnnxDiffusionEngine {
     return r;
   }
 
-  private async sample(req: ImageGenerateRequest): Promise<GeneratedImage> {
+  private async sample(req: ImageGenerateRequest, { config, session, tokenizer }: LoadedDiffusionModel): Promise<GeneratedImage> {
     const started = Date.now();
-    const config = this.config!;
-    const session = this.session!;
     const size = config.resolution;
     const n = 3 * size * size;
     const steps = req.steps ?? config.defaults.steps;
     const cfg = req.cfgScale ?? config.defaults.guidance;
     const seed = req.seed ?? Math.floor(Math.random() * 2 ** 32);
-    const { ids: cond, unknown } = this.tokenizer!.encode(req.prompt);
-    const uncond = this.tokenizer!.encode(req.negativePrompt ?? '').ids;
+    const { ids: cond, unknown } = tokenizer.encode(req.prompt);
+    const uncond = tokenizer.encode(req.negativePrompt ?? '').ids;
     const tokens = BigInt64Array.from([...cond, ...uncond].map((v) => BigInt(v)));
     const ac = config.alphasCumprod;
     const strength = req.init ? (req.strength ?? 0.6) : 1;

@@ -1,0 +1,28 @@
+import { ModelDefinition } from '@svc/catalog';
+import { DomainError, ErrorCode } from '@svc/errors';
+
+/** A model's `constraints.voice_cloning` (the reference's TTS Voice Cloning block), when it clones. */
+export interface VoiceCloning {
+  mode: string;
+  accepted_formats: string[];
+  min_sample_seconds: number;
+  retention_days: number;
+}
+
+export function cloningOf(model: ModelDefinition): VoiceCloning | undefined {
+  const value = model.constraints.voice_cloning;
+  if (!value || typeof value !== 'object') return undefined;
+  const formats = (value as { accepted_formats?: unknown }).accepted_formats;
+  return { ...(value as VoiceCloning), accepted_formats: Array.isArray(formats) ? formats.filter((f) => typeof f === 'string') : [] };
+}
+
+/** The 400 for a model whose engine has no voice cloning (the embedded Flite has built-in voices only). */
+export function cannotClone(model: ModelDefinition): DomainError {
+  const message = `${model.id} cannot clone voices: its engine only has built-in voices. Send the sample to a tts model whose model_spec lists voice_cloning (GET /api/v1/models?type=tts).`;
+  return new DomainError(ErrorCode.Validation, message, { _errors: [], model: { _errors: [message] } });
+}
+
+/** A 400 about the uploaded sample (`file`). */
+export function sampleError(message: string): DomainError {
+  return new DomainError(ErrorCode.Validation, message, { _errors: [], file: { _errors: [message] } });
+}

@@ -1,0 +1,71 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Catalog } from '@svc/catalog';
+import { CHAT, ChatCompletion, ChatCompletionParams } from '@svc/contracts';
+import { RpcClient } from '@svc/messaging';
+import { AdmissionService, RouteCall } from '../admission/admission.service';
+import { ResponseCost } from '../admission/admission.types';
+import { GATEWAY_CONFIG, GatewayConfig } from '../config';
+import { CATALOG } from '../models/models.tokens';
+import { chatWorstCase } from './chat-worst-case';
+import { PromptBudget } from './prompt-budget';
+import { setRetryCount } from './retry-count';
+import { SseStreamer, StreamEncoder } from './sse-streamer';
+import { SvcParametersResolver } from './svc-parameters.resolver';
+import { SvcParametersInput } from './svc-parameters.schema';
+
+/** What a text route asks of the chat pipeline, in the chat completion contract. */
+export interface ChatPipelineRequest {
+  /** The model as the body names it (an id, trait or compatibility name, maybe with a suffix). */
+  model: string;
+  svc_parameters?: SvcParametersInput;
+  /** The chat service's parameters for the resolved model (svc_parameters are added here). */
+  params(modelId: string): ChatCompletionParams;
+}
+
+/** How a route answers: its body for a completion, and its encoder for a stream. */
+export interface ChatAnswer<T> {
+  body(completion: ChatCompletion, cost: ResponseCost | undefined): T;
+  stream(params: ChatCompletionParams): StreamEncoder;
+}
+
+/**
+ * The one way a text route runs (/chat/completions, /responses): model and svc_parameters
+ * resolved, admission (rate limits, credit) for the worst case, the chat service plain or
+ * streamed, settlement with the exact counts. Routes differ only in their contract's mapping.
+ */
+@Injectable()
+export class ChatPipeline {
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly streamer: SseStreamer,
+    private readonly admission: AdmissionService,
+    private readonly svcParameters: SvcParametersResolver,
+    private readonly promptBudget: PromptBudget,
+    @Inject(CATALOG) private readonly catalog: Catalog,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  /** The route's body, or undefined when the answer was streamed (the reply is already sent). */
+  async run<T>(call: RouteCall, request: ChatPipelineRequest, answer: ChatAnswer<T>): Promise<T | undefined> {
+    const { caller, reply } = call;
+    const { model, svc, personaBytes } = await this.svcParameters.resolve(request.model, request.svc_parameters, caller.requestId);
+    const admission = this.admission.forModel(call, model);
+    const params = { ...request.params(model.id), svc_parameters: svc };
+    const worstCase = chatWorstCase(params, model, { budget: await this.promptBudget.get(caller.requestId), personaBytes }, this.catalog);
+    return admission.run(worstCase, async ({ billing, costOf }) => {
+      // The service settles the reservation with exact counts (docs/billing.md).
+      if (params.stream) {
+        const outcome = await this.streamer.relay({ caller, params, billing }, reply, answer.stream(params));
+        return { result: undefined, usage: outcome.usage };
+      }
+      const { upstreamRetries, ...completion } = await this.rpc.send(
+        CHAT.COMPLETE,
+        { caller, params, billing },
+        { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS, idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS },
+      );
+      setRetryCount(reply, upstreamRetries);
+      const usage = { promptTokens: completion.usage.prompt_tokens, completionTokens: completion.usage.completion_tokens };
+      return { result: answer.body(completion, costOf(usage)), usage };
+    });
+  }
+}

@@ -1,0 +1,109 @@
+import { connect, NatsConnection } from 'nats';
+import { Client } from 'pg';
+import sharp from 'sharp';
+import { KEYS } from '@svc/contracts';
+import { RpcClient } from '@svc/messaging';
+import { RunningPlatform, startPlatform } from '@svc/testing';
+
+/**
+ * The routes that hold credit since issue 18 (/responses, the priced augment tools, background
+ * removal) go through the same admission and settlement as chat: a key whose LIFETIME limit is
+ * worth N = 5 requests serves at most 5 of 40 fired at once, and never spends beyond its limit.
+ * The shipped catalog: text-parser 0.001 USD and svc-bg-classical 0.0005 USD a call; /responses
+ * runs the embedded default model, whose cost per call is measured first.
+ */
+const N = 5;
+const CONCURRENCY = 40;
+
+describe('a key limit holds on the routes added for issue 18', () => {
+  let platform: RunningPlatform;
+  let nc: NatsConnection;
+  let rpc: RpcClient;
+  let db: Client;
+  let png: string;
+
+  beforeAll(async () => {
+    platform = await startPlatform({ env: { RATE_LIMITS_ENABLED: 'false', ABUSE_PROTECTION_ENABLED: 'false', LOG_LEVEL: 'warn' } });
+    nc = await connect({ servers: platform.env.NATS_URL });
+    rpc = new RpcClient(nc, 10_000);
+    db = new Client({ connectionString: platform.env.BILLING_DATABASE_URL });
+    await db.connect();
+    const disc = Buffer.from('<svg width="256" height="256"><rect width="256" height="256" fill="#fff"/><circle cx="128" cy="128" r="64" fill="#c00"/></svg>');
+    png = (await sharp(disc).png().toBuffer()).toString('base64');
+  }, 120_000);
+
+  afterAll(async () => {
+    await db?.end();
+    await nc?.close();
+    await platform?.stop();
+  });
+
+  const call = (route: string, key: string): Promise<Response> => {
+    const headers = { authorization: `Bearer ${key}` };
+    if (route === '/augment/text-parser') {
+      const form = new FormData();
+      form.append('file', new Blob(['The lamp is lit at dusk.\n'], { type: 'text/plain' }), 'notes.txt');
+      return fetch(`${platform.apiUrl}${route}`, { method: 'POST', headers, body: form });
+    }
+    const body = route === '/responses' ? { model: 'default', input: 'Name a lamp.', max_output_tokens: 16, temperature: 0, seed: 7 } : { image: png };
+    return fetch(`${platform.apiUrl}${route}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  };
+
+  async function keyWithLimit(limitNano: bigint): Promise<{ account: string; key: string }> {
+    const { accountId } = await rpc.send(KEYS.CREATE_ACCOUNT, { name: `limits ${Date.now()}` });
+    const { apiKey } = await rpc.send(KEYS.CREATE, {
+      accountId,
+      apiKeyType: 'INFERENCE',
+      description: 'limit',
+      expiresAt: null,
+      consumptionLimits: { usd: Number(limitNano) / 1e9, diem: null },
+      limitPeriod: 'LIFETIME',
+      modelPrivacy: 'ALL',
+    });
+    await db.query(`SELECT * FROM billing_adjust($1, 'CREDIT', $2, 'limit test', NULL)`, [accountId, (10n ** 9n).toString()]);
+    return { account: accountId, key: apiKey };
+  }
+
+  /** The account's available USD once no hold is open (settlement is asynchronous; an idle credit lease closes within about a second). */
+  async function settledAvailable(account: string): Promise<bigint> {
+    for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+      const { rows } = await db.query<{ open: string; available: string }>(
+        `SELECT (SELECT count(*) FROM reservations WHERE account_id = $1 AND status = 'HELD') + (SELECT count(*) FROM leases WHERE account_id = $1 AND status <> 'CLOSED') AS open,
+                (SELECT balance_usd_nano - held_usd_nano FROM billing_accounts WHERE id = $1) AS available`,
+        [account],
+      );
+      if (Number(rows[0].open) === 0) return BigInt(rows[0].available);
+    }
+    throw new Error('holds were still open after 20 s');
+  }
+
+  it.each(['/responses', '/augment/text-parser', '/image/background-remove'])(
+    `%s: a key limit worth ${N} requests serves at most ${N} of ${CONCURRENCY} at once, within the limit`,
+    async (route) => {
+      // What one call costs: measured on a key of its own with room for it.
+      const probe = await keyWithLimit(10n ** 9n);
+      const one = await call(route, probe.key);
+      expect({ status: one.status, body: one.status === 200 ? '' : await one.text() }).toEqual({ status: 200, body: '' });
+      await one.arrayBuffer().catch(() => undefined);
+      const unit = 10n ** 9n - (await settledAvailable(probe.account));
+      expect(unit).toBeGreaterThan(0n);
+
+      const limit = unit * BigInt(N) + unit / 2n;
+      const { account, key } = await keyWithLimit(limit);
+      const statuses: Record<number, number> = {};
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          const res = await call(route, key);
+          await res.arrayBuffer();
+          statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+        }),
+      );
+      const spent = 10n ** 9n - (await settledAvailable(account));
+      expect(Object.keys(statuses).filter((s) => s !== '200' && s !== '402')).toEqual([]);
+      expect(statuses[200] ?? 0).toBeGreaterThan(0);
+      expect(statuses[200] ?? 0).toBeLessThanOrEqual(N);
+      expect(spent).toBeLessThanOrEqual(limit);
+      expect(spent).toBe(unit * BigInt(statuses[200] ?? 0));
+    },
+  );
+});

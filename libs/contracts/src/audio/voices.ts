@@ -1,0 +1,19 @@
+import { RequestBilling } from '../billing/subjects';
+import { CallerContext } from '../services';
+import { AudioPayload } from './audio-payload';
+
+/** `POST /audio/voices`: clone a voice from a sample, for one speech model. */
+export interface CloneVoiceRequest {
+  caller: CallerContext;
+  /** The speech model (catalog id) the handle is for. */
+  model: string;
+  /** The voice sample as uploaded. */
+  audio: AudioPayload;
+  billing?: RequestBilling;
+}
+
+export interface CloneVoiceReply {
+  /** `vv_<id>`: passed back as `voice` on `POST /audio/speech` with the same model. */
+  id: string;
+  model: string;
+}

@@ -1,0 +1,3 @@
+export * from './subjects';
+export * from './schemas';
+export * from './eip3009';
