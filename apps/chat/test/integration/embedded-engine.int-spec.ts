@@ -126,6 +126,11 @@ describe('EmbeddedLlamaEngine (real model)', () => {
     await expect(engine.generate(request({ messages: huge }))).rejects.toMatchObject({ code: ErrorCode.Validation });
   });
 
+  it('samples afresh for each request without a seed (not once per epoch second)', async () => {
+    const answers = await Promise.all([1, 2, 3, 4].map(() => engine.generate(request({ seed: undefined, maxTokens: 16 }))));
+    expect(new Set(answers.map((a) => a.text)).size).toBeGreaterThan(1);
+  });
+
   it('runs two generations at once', async () => {
     const started = Date.now();
     const [a, b] = await Promise.all([engine.generate(request({ seed: 1, maxTokens: 64 })), engine.generate(request({ seed: 2, maxTokens: 64 }))]);

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { DomainError, ErrorCode } from '@svc/errors';
@@ -143,7 +144,9 @@ export class EmbeddedLlamaEngine implements TextEngine {
         // OpenAI's defaults: temperature 1, top_p 1.
         temperature: request.temperature ?? 1,
         topP: request.topP ?? 1,
-        seed: request.seed === undefined ? undefined : request.seed >>> 0,
+        // No seed: a fresh one. node-llama-cpp's own default is the epoch second, which gave every
+        // request within the same second the same "random" answer.
+        seed: request.seed === undefined ? randomInt(2 ** 32) : request.seed >>> 0,
         ...workerFeatures(request),
         window: PIECE_WINDOW,
       });
