@@ -16,6 +16,7 @@ import { AUDIO_CONFIG, AudioConfig } from '../config';
 import { AudioEngineRegistry } from '../engines/engine-registry';
 import { SPEECH_FORMATS } from '../engines/ffmpeg/audio-formats';
 import { AUDIO_LOGGER, BLOB_STORE, CATALOG } from '../tokens';
+import { upstreamVoice } from '../voices/voice-cloning';
 import { AUDIO_QUEUE_NAME, AudioJobData, AudioJobResult } from './audio-job.types';
 
 /** Until jobs have finished here, the estimate of synthesis time per character. */
@@ -155,7 +156,7 @@ export class AudioJobsService implements OnModuleInit, BeforeApplicationShutdown
     this.logger.info({ requestId, queueId: job.id, attempt: job.attemptsMade + 1 }, 'audio job started');
     const result = await engine.speak({
       input: params.prompt,
-      voice: params.voice,
+      voice: upstreamVoice(params.voice, job.data.accountId),
       format: params.response_format,
       speed: params.speed,
       language: params.language,

@@ -13,6 +13,7 @@ import { AudioAbortedError, SpeakRequest, SpeechEngine } from '../engines/engine
 import { AudioEngineRegistry } from '../engines/engine-registry';
 import { SPEECH_FORMATS } from '../engines/ffmpeg/audio-formats';
 import { AUDIO_LOGGER, CATALOG } from '../tokens';
+import { upstreamVoice } from '../voices/voice-cloning';
 
 @Injectable()
 export class SpeechService {
@@ -31,7 +32,7 @@ export class SpeechService {
       return await this.billing.around(billing, caller.requestId, async (charge, started) => {
         const model = modelOfType(this.catalog, params.model, 'tts');
         const engine = this.engines.speechEngine(model);
-        const result = await engine.speak(speakRequest(params, AbortSignal.timeout(this.config.AUDIO_REQUEST_TIMEOUT_MS)));
+        const result = await engine.speak(speakRequest(params, caller.accountId, AbortSignal.timeout(this.config.AUDIO_REQUEST_TIMEOUT_MS)));
         charge({ kind: 'tts', characters: result.characters });
         this.logger.info(
           { requestId: caller.requestId, model: model.id, characters: result.characters, bytes: result.audio.length, ms: Date.now() - started },
@@ -65,7 +66,7 @@ export class SpeechService {
     const signal = AbortSignal.any([publisher.signal, AbortSignal.timeout(this.config.AUDIO_REQUEST_TIMEOUT_MS)]);
     let bytes = 0;
     try {
-      const result = await engine.speak(speakRequest(params, signal), async (chunk) => {
+      const result = await engine.speak(speakRequest(params, caller.accountId, signal), async (chunk) => {
         bytes += chunk.length;
         await publisher.chunk(chunk.toString('base64'));
       });
@@ -87,7 +88,7 @@ export class SpeechService {
 }
 
 /** What an engine is asked to speak, from the request's validated parameters. */
-function speakRequest(params: SpeechParams, signal: AbortSignal): SpeakRequest {
+function speakRequest(params: SpeechParams, accountId: string, signal: AbortSignal): SpeakRequest {
   const { input, voice, response_format: format, speed, language, instructions } = params;
-  return { input, voice, format, speed, language, instructions, signal };
+  return { input, voice: upstreamVoice(voice, accountId), format, speed, language, instructions, signal };
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ModelDefinition } from '@svc/catalog';
 import { DomainError, ErrorCode } from '@svc/errors';
 
@@ -25,4 +26,17 @@ export function cannotClone(model: ModelDefinition): DomainError {
 /** A 400 about the uploaded sample (`file`). */
 export function sampleError(message: string): DomainError {
   return new DomainError(ErrorCode.Validation, message, { _errors: [], file: { _errors: [message] } });
+}
+
+const CLONED_VOICE = /^vv_[0-9a-f]{24}$/;
+
+/**
+ * The name a cloned voice has on the upstream's voice library: the handle bound to the account
+ * that cloned it. The client only ever sees the handle; another account holding the same handle
+ * names a voice the upstream does not have, so a leaked handle speaks no one else's voice.
+ * Built-in voice names pass through unchanged.
+ */
+export function upstreamVoice<V extends string | undefined>(voice: V, accountId: string): V {
+  if (voice === undefined || !CLONED_VOICE.test(voice)) return voice;
+  return `vv_${createHash('sha256').update(`${accountId}\n${voice}`).digest('hex').slice(0, 24)}` as V;
 }

@@ -11,7 +11,7 @@ import { AUDIO_CONFIG, AudioConfig } from '../config';
 import { AudioEngineRegistry } from '../engines/engine-registry';
 import { BadAudioError, probeAudio } from '../engines/ffmpeg/probe';
 import { AUDIO_LOGGER, CATALOG } from '../tokens';
-import { cannotClone, cloningOf, sampleError } from './voice-cloning';
+import { cannotClone, cloningOf, sampleError, upstreamVoice } from './voice-cloning';
 
 const PROBE_TIMEOUT_MS = 30_000;
 
@@ -38,7 +38,7 @@ export class VoicesService {
         const sample = await this.payloads.unpack(audio);
         await this.checkSample(sample, model, cloning.accepted_formats);
         const handle = `vv_${randomBytes(12).toString('hex')}`;
-        await engine.cloneVoice(sample, handle, AbortSignal.timeout(this.config.AUDIO_REQUEST_TIMEOUT_MS));
+        await engine.cloneVoice(sample, upstreamVoice(handle, caller.accountId), AbortSignal.timeout(this.config.AUDIO_REQUEST_TIMEOUT_MS));
         this.logger.info({ requestId: caller.requestId, model: model.id, bytes: sample.length, ms: Date.now() - started }, 'voice cloned');
         return { id: handle, model: model.id };
       });

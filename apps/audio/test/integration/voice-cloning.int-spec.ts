@@ -118,12 +118,15 @@ describe('POST /audio/voices through a cloning upstream', () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as { id: string; model: string };
     expect(body).toEqual({ id: expect.stringMatching(/^vv_[0-9a-f]{24}$/), model: 'test-cloning-tts' });
-    expect(fake.voices.get(body.id)?.equals(sample)).toBe(true);
+    // The upstream keeps it under a name bound to this account, never the handle itself.
+    expect(fake.voices.has(body.id)).toBe(false);
+    expect([...fake.voices.values()].some((v) => v.equals(sample))).toBe(true);
+    const [stored] = [...fake.voices.keys()];
 
     const spoken = await speak({ model: 'test-cloning-tts', input: 'Now in my voice.', voice: body.id, instructions: 'Cheerful.' });
     expect(spoken.status).toBe(200);
     expect(ffprobe(Buffer.from(await spoken.arrayBuffer())).codec).toBe('pcm_s16le');
-    expect(fake.speechBodies.at(-1)).toMatchObject({ model: 'chatterbox', voice: body.id, input: 'Now in my voice.', instructions: 'Cheerful.' });
+    expect(fake.speechBodies.at(-1)).toMatchObject({ model: 'chatterbox', voice: stored, input: 'Now in my voice.', instructions: 'Cheerful.' });
   });
 
   it('answers 400 for a sample in a container the model does not accept (flac), and for a file that is not audio', async () => {
