@@ -122,6 +122,45 @@ describe('OpenAIVideosEngine', () => {
     expect(lastJob().polls).toBe(polls);
   });
 
+  it('a worker stopping mid-job keeps the upstream job; the next attempt resumes it (no second create), then deletes it', async () => {
+    const controller = new AbortController();
+    let kept: string | undefined;
+    const first = engine().run(
+      request(),
+      context({ signal: controller.signal, started: async (id) => void (kept = id), handingOver: () => true, progress: (f) => f > 0 && controller.abort() }),
+    );
+    expect((await failure(first)).message).toBe('Video generation was cancelled.');
+    expect(kept).toBe(lastJob().id);
+    expect(lastJob().deleted).toBe(false);
+
+    const result = await engine().run(request(), context({ resumeFrom: kept }));
+    expect(upstream.creates).toHaveLength(1);
+    expect(await probeVideo(result.path)).toMatchObject({ codec: 'h264', frames: 48 });
+    expect(upstream.jobs.get(kept!)?.deleted).toBe(true);
+  });
+
+  it('an earlier attempt’s upstream job that is gone or failed is started again; only a stopped run is kept; discard deletes a kept one', async () => {
+    const gone = await engine().run(request(), context({ resumeFrom: 'video_never_was' }));
+    expect(gone.durationSeconds).toBeCloseTo(2, 1);
+    expect(upstream.creates).toHaveLength(1);
+
+    upstream.jobs.set('video_failed_before', { id: 'video_failed_before', prompt: 'fail', polls: 1, deleted: false });
+    await engine().run(request(), context({ resumeFrom: 'video_failed_before' }));
+    expect(upstream.jobs.get('video_failed_before')?.deleted).toBe(true);
+    expect(upstream.creates).toHaveLength(2);
+
+    // Only a stopped run is handed over: a failed or finished one is deleted even while stopping.
+    const stopping = () => true;
+    expect((await failure(engine().run(request({ prompt: 'fail' }), context({ handingOver: stopping })))).status).toBe(502);
+    expect(lastJob().deleted).toBe(true);
+    await engine().run(request(), context({ handingOver: stopping }));
+    expect(lastJob().deleted).toBe(true);
+
+    upstream.jobs.set('video_kept', { id: 'video_kept', prompt: 'slow', polls: 0, deleted: false });
+    await engine().discard('video_kept');
+    expect(upstream.jobs.get('video_kept')?.deleted).toBe(true);
+  });
+
   it('maps the server’s refusals, a wrong key, a file that is not a video or too large, and no server at all, leaking none of its details', async () => {
     const rejected = await failure(engine().run(request({ prompt: 'reject' }), context()));
     expect([rejected.status, rejected.message]).toEqual([400, 'The video server rejected the request: Invalid size; see [url] or ask [url]']);

@@ -33,6 +33,18 @@ export interface VideoRunContext {
   progress(fraction: number): void;
   /** A scratch directory owned by this job, removed after it. */
   workDir: string;
+  /**
+   * The id an upstream server gave this job's work in an earlier attempt whose worker stopped
+   * (shutdown, crash): resume it rather than start (and pay for) the same video again.
+   */
+  resumeFrom?: string;
+  /** Records the upstream's id of this job's work with the job, for `resumeFrom` in a later attempt. */
+  started?(upstreamId: string): Promise<void>;
+  /**
+   * True when `signal` aborted because this worker is shutting down: the job runs again elsewhere
+   * (`resumeFrom`), so work an upstream holds for it is kept, not deleted.
+   */
+  handingOver?(): boolean;
 }
 
 export interface VideoResult {
@@ -48,4 +60,6 @@ export interface VideoEngine {
   /** The catalog's engine kind this implements, e.g. `ffmpeg-upscale`, `diffusion-video`, `openai-videos`. */
   readonly kind: string;
   run(request: VideoRequest, ctx: VideoRunContext): Promise<VideoResult>;
+  /** Deletes what an upstream still holds for a job that will not run again (its last attempt failed). */
+  discard?(upstreamId: string): Promise<void>;
 }

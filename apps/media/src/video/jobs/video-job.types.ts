@@ -8,6 +8,8 @@ export interface VideoJobData {
   usage: VideoUsage;
   billing?: RequestBilling;
   storeOutput: boolean;
+  /** The upstream server's id of this job's work (upstream engines): a later attempt resumes it. */
+  upstreamJobId?: string;
 }
 
 /** A finished job: the video is a blob that expires with the result TTL (24 h with a download URL). */

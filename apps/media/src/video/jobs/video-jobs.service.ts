@@ -41,6 +41,8 @@ const DEFAULT_MS_PER_SECOND = 2_000;
 export class VideoJobsService implements OnModuleInit, BeforeApplicationShutdown {
   private worker: Worker<VideoJobData, VideoJobResult> | null = null;
   private readonly running = new Map<string, AbortController>();
+  /** Set at shutdown: running jobs are handed over to another worker, which resumes their upstream work. */
+  private stopping = false;
   private msPerSecond = DEFAULT_MS_PER_SECOND;
 
   constructor(
@@ -72,6 +74,7 @@ export class VideoJobsService implements OnModuleInit, BeforeApplicationShutdown
 
   /** Running engines stop (their ffmpeg is killed); the jobs are taken over by another worker. */
   async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
     for (const controller of this.running.values()) controller.abort();
     await this.worker?.close().catch(() => undefined);
   }
@@ -164,6 +167,9 @@ export class VideoJobsService implements OnModuleInit, BeforeApplicationShutdown
             signal: AbortSignal.any([controller.signal, AbortSignal.timeout(this.config.VIDEO_JOB_TIMEOUT_MS)]),
             workDir,
             progress: (fraction) => void job.updateProgress(Math.round(fraction * 100)).catch(() => undefined),
+            resumeFrom: job.data.upstreamJobId,
+            started: (upstreamJobId) => job.updateData({ ...job.data, upstreamJobId }),
+            handingOver: () => this.stopping,
           },
         )
         .catch((err: unknown) => {
@@ -190,7 +196,19 @@ export class VideoJobsService implements OnModuleInit, BeforeApplicationShutdown
     this.logger.warn({ requestId: job.data.requestId, queueId: job.id, attempt: job.attemptsMade, final, err: err.message }, 'video job attempt failed');
     if (!final) return;
     this.billing.settle(job.data.billing, job.data.requestId, 'failed', null);
+    await this.discardUpstream(job);
     await this.forget(job).catch(() => undefined);
+  }
+
+  /** What an upstream still holds for a job that will not run again (an attempt handed over at shutdown keeps it). */
+  private async discardUpstream(job: Job<VideoJobData, VideoJobResult>): Promise<void> {
+    const id = job.data.upstreamJobId;
+    if (!id) return;
+    try {
+      await this.engines.engineFor(job.data.job.model).discard?.(id);
+    } catch {
+      // The model left the catalog: nothing to ask.
+    }
   }
 
   private async input(blob: VideoBlob | undefined): Promise<Buffer | undefined> {

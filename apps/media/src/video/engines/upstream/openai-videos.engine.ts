@@ -63,18 +63,8 @@ export class OpenAIVideosEngine implements VideoEngine {
       if (!contentType) throw new DomainError(ErrorCode.Validation, 'The reference image must be a PNG, JPEG or WebP file.');
       image = { bytes: req.image, contentType };
     }
-    const created = await this.guard(ctx, () =>
-      this.client.create(
-        {
-          model: this.options.model,
-          prompt: req.prompt,
-          seconds: String(Math.max(1, Math.round(req.durationSeconds))),
-          size: `${req.width}x${req.height}`,
-          image,
-        },
-        signal(),
-      ),
-    );
+    const created = (ctx.resumeFrom && (await this.resumed(ctx.resumeFrom, ctx, signal))) || (await this.create(req, image, ctx, signal));
+    let finished = false;
     try {
       await this.waitFor(created, deadline, ctx, signal);
       const output = path.join(ctx.workDir, 'upstream-video.mp4');
@@ -91,11 +81,55 @@ export class OpenAIVideosEngine implements VideoEngine {
         throw new DomainError(ErrorCode.Upstream, 'The video server answered a file that is not a playable video.');
       });
       ctx.progress(1);
+      finished = true;
       return { path: output, contentType: 'video/mp4', durationSeconds };
     } finally {
-      // Privacy: the upstream copy goes as soon as we have ours (or the job failed or was cancelled).
-      await this.client.remove(created.id);
+      // Privacy: the upstream copy goes as soon as we have ours (or the job failed or was cancelled),
+      // unless this worker stopped it to shut down and the job's next attempt will resume it.
+      const handedOver = !finished && ctx.signal.aborted && ctx.handingOver?.() === true;
+      if (!handedOver) await this.client.remove(created.id);
     }
+  }
+
+  discard(upstreamId: string): Promise<void> {
+    return this.client.remove(upstreamId);
+  }
+
+  private async create(
+    req: VideoRequest,
+    image: { bytes: Buffer; contentType: string } | undefined,
+    ctx: VideoRunContext,
+    signal: () => AbortSignal,
+  ): Promise<UpstreamVideo> {
+    const created = await this.guard(ctx, () =>
+      this.client.create(
+        {
+          model: this.options.model,
+          prompt: req.prompt,
+          seconds: String(Math.max(1, Math.round(req.durationSeconds))),
+          size: `${req.width}x${req.height}`,
+          image,
+        },
+        signal(),
+      ),
+    );
+    // Kept with the job for a later attempt; a failure to keep it only costs that resumption.
+    await Promise.resolve(ctx.started?.(created.id)).catch(() => undefined);
+    return created;
+  }
+
+  /**
+   * The upstream job an earlier attempt started, when the server still has it and it has not
+   * failed; otherwise undefined (what is left of it is deleted) and the video is started again.
+   */
+  private async resumed(id: string, ctx: VideoRunContext, signal: () => AbortSignal): Promise<UpstreamVideo | undefined> {
+    const job = await this.guard(ctx, () => this.client.retrieve(id, signal())).catch((err: unknown) => {
+      if (ctx.signal.aborted) throw err;
+      return undefined;
+    });
+    if (job && job.status !== 'failed') return job;
+    await this.client.remove(id);
+    return undefined;
   }
 
   private async waitFor(job: UpstreamVideo, deadline: number, ctx: VideoRunContext, signal: () => AbortSignal): Promise<void> {
