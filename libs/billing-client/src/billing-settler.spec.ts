@@ -2,7 +2,7 @@ import { BILLING, SettleRequest } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { createLogger } from '@svc/logging';
 import { RpcClient } from '@svc/messaging';
-import { BillingSettler, promptTokensOnAbort } from './billing-settler';
+import { BACKLOG_MAX_AGE_MS, BACKLOG_RETRY_MS, BillingSettler, promptTokensOnAbort } from './billing-settler';
 
 /** Records every settlement sent (flattened) and every message (`batches`: the item count of each). */
 function fakeRpc(failures: ErrorCode[]) {
@@ -76,6 +76,47 @@ describe('BillingSettler', () => {
     b.settle({ reservationId: 'r2' }, 'req', 'cut', null);
     await b.drain();
     expect(permanent.sent).toHaveLength(1);
+  });
+
+  describe('a billing outage longer than the quick retries', () => {
+    beforeEach(() => jest.useFakeTimers());
+    afterEach(() => jest.useRealTimers());
+
+    it('keeps the settlement in a backlog and settles it once billing is back (billing charges a late settlement)', async () => {
+      const down = Array<ErrorCode>(12).fill(ErrorCode.ServiceUnavailable);
+      const { rpc, sent } = fakeRpc(down);
+      const settler = new BillingSettler(rpc, logger);
+      settler.settle({ reservationId: 'r1' }, 'req', 'completed', { kind: 'tts', characters: 3 });
+      await jest.advanceTimersByTimeAsync(30_000); // 8 quick tries, then one from the backlog
+      expect(sent).toHaveLength(9);
+      expect(settler.backlogSize).toBe(1);
+      await jest.advanceTimersByTimeAsync(4 * BACKLOG_RETRY_MS); // 3 more fail, the 13th call gets through
+      expect(sent).toHaveLength(13);
+      expect(sent.every((r) => r.reservationId === 'r1' && r.outcome === 'completed')).toBe(true);
+      expect(settler.backlogSize).toBe(0);
+      await jest.advanceTimersByTimeAsync(5 * BACKLOG_RETRY_MS);
+      expect(sent).toHaveLength(13); // settled once: nothing more is sent
+    });
+
+    it('gives up after an hour, and tries the backlog once more at shutdown', async () => {
+      const { rpc, sent } = fakeRpc(Array<ErrorCode>(1_000).fill(ErrorCode.ServiceUnavailable)); // down for good
+      const settler = new BillingSettler(rpc, logger);
+      settler.settle({ reservationId: 'old' }, 'req', 'failed', null);
+      await jest.advanceTimersByTimeAsync(BACKLOG_MAX_AGE_MS + 2 * BACKLOG_RETRY_MS);
+      expect(settler.backlogSize).toBe(0);
+      const tries = sent.length;
+      await jest.advanceTimersByTimeAsync(10 * BACKLOG_RETRY_MS);
+      expect(sent).toHaveLength(tries);
+
+      settler.settle({ reservationId: 'young' }, 'req', 'failed', null);
+      await jest.advanceTimersByTimeAsync(30_000);
+      expect(settler.backlogSize).toBe(1);
+      const before = sent.length;
+      const stopping = settler.onApplicationShutdown();
+      await jest.advanceTimersByTimeAsync(6_000);
+      await stopping;
+      expect(sent.length).toBe(before + 1);
+    });
   });
 
   it('sends the settlements of one moment in one message, and a leased request with its lease', async () => {

@@ -13,24 +13,39 @@ const RETRYABLE = new Set<ErrorCode>([ErrorCode.ServiceUnavailable, ErrorCode.Ti
 export const SETTLE_FLUSH_MS = 5;
 /** A batch leaves at once when it has this many settlements. */
 const FLUSH_AT = SETTLE_BATCH_MAX / 2;
+/**
+ * After the quick retries, a settlement billing could not take (a longer outage) waits in the
+ * backlog and is tried again every BACKLOG_RETRY_MS for up to BACKLOG_MAX_AGE_MS: billing still
+ * charges a late settlement after its sweeper released the hold (docs/billing.md), so the
+ * request is billed once billing is back instead of going unbilled.
+ */
+export const BACKLOG_RETRY_MS = 10_000;
+export const BACKLOG_MAX_AGE_MS = 60 * 60_000;
+/** Bound on the backlog's memory (a settlement is a few hundred bytes); past it the oldest go. */
+const BACKLOG_MAX = 100_000;
 
 interface Queued {
   request: SettleRequest;
   requestId: string;
+  /** When it first failed to get through (backlog entries). */
+  since?: number;
 }
 
 /**
  * Settles the gateway's reservation with the engine's exact counts, from the service that ran the
  * request, so settlement happens even when the gateway died meanwhile. Never delays a response:
  * settlements are queued, sent in batches (one message and one billing transaction for everything
- * settled within SETTLE_FLUSH_MS) and retried; settling is idempotent in billing. If one never
- * gets through, the gateway's fallback count or the billing sweeper finalizes the hold.
+ * settled within SETTLE_FLUSH_MS) and retried (quickly for about 20 s, then from a backlog for up
+ * to an hour); settling is idempotent in billing. If one never gets through, the gateway's
+ * fallback count or the billing sweeper finalizes the hold.
  */
 @Injectable()
 export class BillingSettler implements OnApplicationShutdown {
   private readonly pending = new Set<Promise<void>>();
   private queue: Queued[] = [];
   private timer: NodeJS.Timeout | null = null;
+  private backlog: Queued[] = [];
+  private backlogTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly rpc: RpcClient,
@@ -84,6 +99,11 @@ export class BillingSettler implements OnApplicationShutdown {
     }
   }
 
+  /** Settlements waiting in the backlog for billing to come back. */
+  get backlogSize(): number {
+    return this.backlog.length;
+  }
+
   /** Sends what is queued, then waits for settlements still being delivered (tests, shutdown). */
   async drain(timeoutMs = SHUTDOWN_WAIT_MS): Promise<void> {
     this.flush();
@@ -91,8 +111,16 @@ export class BillingSettler implements OnApplicationShutdown {
     await Promise.race([Promise.all(this.pending), timeout]);
   }
 
-  onApplicationShutdown(): Promise<void> {
-    return this.drain();
+  /** At shutdown: one last try of the backlog, then what is still in it is logged as unbilled. */
+  async onApplicationShutdown(): Promise<void> {
+    this.retryBacklog();
+    await this.drain();
+    if (this.backlogTimer) clearTimeout(this.backlogTimer);
+    if (this.backlog.length > 0)
+      this.logger.error(
+        { reservations: this.backlog.map((q) => q.request.reservationId) },
+        'stopping with settlements billing never took; the sweeper finalizes their holds (those requests go unbilled)',
+      );
   }
 
   private flush(): void {
@@ -106,30 +134,65 @@ export class BillingSettler implements OnApplicationShutdown {
     void work.finally(() => this.pending.delete(work));
   }
 
-  private async deliver(batch: Queued[]): Promise<void> {
+  private async deliver(batch: Queued[], attempts = MAX_ATTEMPTS): Promise<void> {
     const items = batch.map((q) => q.request);
-    const code = await this.attempt(() => this.rpc.send(BILLING.SETTLE_BATCH, { items }, { requestId: batch[0].requestId, timeoutMs: ATTEMPT_TIMEOUT_MS }));
+    const send = () => this.rpc.send(BILLING.SETTLE_BATCH, { items }, { requestId: batch[0].requestId, timeoutMs: ATTEMPT_TIMEOUT_MS });
+    const code = await this.attempt(send, attempts);
     if (code === null) return;
     if (batch.length > 1 && !RETRYABLE.has(code)) {
       // One settlement billing refuses must not take the others down with it: send them one by one.
-      await Promise.all(batch.map((q) => this.deliver([q])));
+      await Promise.all(batch.map((q) => this.deliver([q], 1)));
       return;
     }
+    if (RETRYABLE.has(code)) return this.defer(batch, code);
     this.logger.warn(
       { requestIds: batch.map((q) => q.requestId), reservations: items.map((i) => i.reservationId), code },
-      'could not settle with billing; the gateway fallback or the billing sweeper will finalize it',
+      'billing refused a settlement; the gateway fallback or the billing sweeper will finalize it',
     );
   }
 
+  /** Billing is unreachable: the batch waits in the backlog (see BACKLOG_RETRY_MS). */
+  private defer(batch: Queued[], code: ErrorCode): void {
+    const now = Date.now();
+    const expired = batch.filter((q) => now - (q.since ?? now) >= BACKLOG_MAX_AGE_MS);
+    if (expired.length > 0)
+      this.logger.error({ reservations: expired.map((q) => q.request.reservationId), code }, 'gave up settling after an hour; those requests go unbilled');
+    const kept = batch.filter((q) => now - (q.since ?? now) < BACKLOG_MAX_AGE_MS).map((q) => ({ ...q, since: q.since ?? now }));
+    if (kept.length === 0) return;
+    if (!batch.some((q) => q.since !== undefined))
+      this.logger.warn({ reservations: kept.map((q) => q.request.reservationId), code }, 'billing is unreachable; settlements wait in the backlog');
+    this.backlog.push(...kept);
+    const over = this.backlog.length - BACKLOG_MAX;
+    if (over > 0) {
+      const dropped = this.backlog.splice(0, over);
+      this.logger.error({ reservations: dropped.map((q) => q.request.reservationId) }, 'settlement backlog full; the oldest go unbilled');
+    }
+    this.backlogTimer ??= setTimeout(() => this.retryBacklog(), BACKLOG_RETRY_MS);
+    this.backlogTimer.unref();
+  }
+
+  /** One try of everything in the backlog, in batches; what fails again goes back (defer). */
+  private retryBacklog(): void {
+    if (this.backlogTimer) clearTimeout(this.backlogTimer);
+    this.backlogTimer = null;
+    const waiting = this.backlog;
+    this.backlog = [];
+    for (let i = 0; i < waiting.length; i += SETTLE_BATCH_MAX) {
+      const work = this.deliver(waiting.slice(i, i + SETTLE_BATCH_MAX), 1);
+      this.pending.add(work);
+      void work.finally(() => this.pending.delete(work));
+    }
+  }
+
   /** Retries transient failures with backoff; the error code it gave up on, or null when it got through. */
-  private async attempt(call: () => Promise<unknown>): Promise<ErrorCode | null> {
+  private async attempt(call: () => Promise<unknown>, attempts: number): Promise<ErrorCode | null> {
     for (let attempt = 1; ; attempt++) {
       try {
         await call();
         return null;
       } catch (err) {
         const code = err instanceof DomainError ? err.code : ErrorCode.Internal;
-        if (!RETRYABLE.has(code) || attempt >= MAX_ATTEMPTS) return code;
+        if (!RETRYABLE.has(code) || attempt >= attempts) return code;
         await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, 100 * 2 ** (attempt - 1))));
       }
     }
