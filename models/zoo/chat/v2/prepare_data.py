@@ -14,7 +14,7 @@ about them for the relevance evaluation.
 Outputs in --out: train.bin / valid.bin (uint16 token ids, documents shuffled and concatenated,
 each <s> ... </s>), tokenizer.model, heldout_questions.jsonl, data_stats.json.
 """
-import argparse, glob, hashlib, json, os, random, re, sys
+import argparse, glob, hashlib, json, os, random, re, shutil, sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -40,12 +40,32 @@ def clean_dict_body(head, body, kind):
     return text[:700] if kind != "gcide" else text[:400]
 
 
+def train_tokenizer(train_docs, out, vocab):
+    """A BPE tokenizer trained on a quarter of the training documents' lines."""
+    import sentencepiece as spm
+    sample = os.path.join(out, "spm_sample.txt")
+    srng = random.Random(5)
+    with open(sample, "w") as f:
+        for kind, text in train_docs:
+            if srng.random() < 0.25:
+                for line in text.split("\n"):
+                    if line.strip():
+                        f.write(line + "\n")
+    spm.SentencePieceTrainer.train(
+        input=sample, model_prefix=os.path.join(out, "tokenizer"), model_type="bpe", vocab_size=vocab,
+        byte_fallback=True, normalization_rule_name="identity", remove_extra_whitespaces=False, add_dummy_prefix=False,
+        split_digits=True, character_coverage=0.9995, input_sentence_size=600000, shuffle_input_sentence=True,
+        unk_id=0, bos_id=1, eos_id=2, pad_id=-1, user_defined_symbols=["<|im_start|>", "<|im_end|>"],
+        allow_whitespace_only_pieces=True, split_by_whitespace=True, num_threads=1, minloglevel=2)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--translations", nargs="*", default=None, help="Translation-en files (default: the apt lists, then tmp/zoo/chat-v2-src)")
     ap.add_argument("--vocab", type=int, default=8192)
     ap.add_argument("--seed", type=int, default=2048)
+    ap.add_argument("--tokenizer", default="", help="reuse this tokenizer.model (the committed run's) instead of training one")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     rng = random.Random(a.seed)
@@ -98,21 +118,12 @@ def main():
             for kind, text in docs:
                 f.write(json.dumps({"kind": kind, "text": text}) + "\n")
 
-    sample = os.path.join(a.out, "spm_sample.txt")
-    srng = random.Random(5)
-    with open(sample, "w") as f:
-        for kind, text in train_docs:
-            if srng.random() < 0.25:
-                for line in text.split("\n"):
-                    if line.strip():
-                        f.write(line + "\n")
     import sentencepiece as spm
-    spm.SentencePieceTrainer.train(
-        input=sample, model_prefix=os.path.join(a.out, "tokenizer"), model_type="bpe", vocab_size=a.vocab,
-        byte_fallback=True, normalization_rule_name="identity", remove_extra_whitespaces=False, add_dummy_prefix=False,
-        split_digits=True, character_coverage=0.9995, input_sentence_size=600000, shuffle_input_sentence=True,
-        unk_id=0, bos_id=1, eos_id=2, pad_id=-1, user_defined_symbols=["<|im_start|>", "<|im_end|>"],
-        allow_whitespace_only_pieces=True, split_by_whitespace=True, num_threads=1, minloglevel=2)
+    if a.tokenizer:
+        # The committed run's tokenizer: the apt lists drift, and a retrained one would not match its weights.
+        shutil.copyfile(a.tokenizer, os.path.join(a.out, "tokenizer.model"))
+    else:
+        train_tokenizer(train_docs, a.out, a.vocab)
     sp = spm.SentencePieceProcessor(model_file=os.path.join(a.out, "tokenizer.model"))
     stats = {"sources": {"packages": len(pkgs), "held_out_packages": len(held_pkgs), "man_pages": len(mans), "held_out_man_pages": len(held_man),
                          "wordnet": len(wn), **{k: len(v) for k, v in dicts.items()}}}

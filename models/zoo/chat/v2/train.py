@@ -12,7 +12,7 @@ model is trained at that length). Each step sees --step-tokens tokens in micro-b
 State (--out/state.pt, every --save-min minutes and on exit, SIGTERM/SIGINT included): weights,
 AdamW state, step, tokens, cumulative minutes, data position and epoch. --resume takes that file
 or the committed compact form (resume/state.pt, see checkpoint.py)."""
-import argparse, datetime as dt, json, math, os, signal, sys, time
+import argparse, datetime as dt, hashlib, json, math, os, signal, sys, time
 import numpy as np
 import torch
 import torch.nn.functional as F
@@ -105,11 +105,15 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     stats = json.load(open(os.path.join(a.data, "data_stats.json")))
     import sentencepiece as spm
-    vocab = spm.SentencePieceProcessor(model_file=os.path.join(a.data, "tokenizer.model")).get_piece_size()
+    tok_path = os.path.join(a.data, "tokenizer.model")
+    vocab = spm.SentencePieceProcessor(model_file=tok_path).get_piece_size()
+    tok_sha = hashlib.sha256(open(tok_path, "rb").read()).hexdigest()
 
     state = ckpt.expand(torch.load(a.resume, map_location="cpu")) if a.resume else None
     cfg = Cfg(**state["cfg"]) if state else Cfg(vocab=vocab, **(TINY if a.tiny else ARCH))
     assert cfg.vocab == vocab, "tokenizer does not match the checkpoint"
+    # The same vocabulary size is not the same tokenizer: token ids must mean what they meant.
+    assert not state or state.get("tokenizer_sha256") in (None, tok_sha), "the data's tokenizer is not the one this state was trained with"
     model = Llama(cfg)
     decay = [p for n, p in model.named_parameters() if p.dim() == 2]
     nodecay = [p for n, p in model.named_parameters() if p.dim() < 2]
@@ -143,7 +147,7 @@ def main():
     def full_state():
         return {"cfg": cfg.to_dict(), "model": {k: v.detach().cpu() for k, v in model.state_dict().items()}, "optimizer": opt.state_dict(),
                 "step": step, "tokens": tokens, "minutes": minutes, "data_pos": data.pos, "epoch": data.epoch, "params": nparams,
-                "data_sha256": stats["train"]["sha256"], "lr": a.lr, "warmup": a.warmup}
+                "data_sha256": stats["train"]["sha256"], "tokenizer_sha256": tok_sha, "lr": a.lr, "warmup": a.warmup}
 
     def save(name, st):
         torch.save(st, os.path.join(a.out, name + ".tmp")); os.replace(os.path.join(a.out, name + ".tmp"), os.path.join(a.out, name))

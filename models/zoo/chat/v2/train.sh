@@ -21,11 +21,15 @@ if ! ls /var/lib/apt/lists/*_main_i18n_Translation-en* >/dev/null 2>&1 && ! ls t
   mkdir -p tmp/zoo/chat-v2-src && cp /var/lib/apt/lists/*_main_i18n_Translation-en* tmp/zoo/chat-v2-src/
 fi
 export OMP_NUM_THREADS=${THREADS:-2}
-[ -f $DATA/train.bin ] || nice -n 19 $PY $V2/prepare_data.py --out $DATA
+# The committed state's weights belong to its tokenizer (resume/tokenizer.model): the data is
+# tokenised with that one, never a retrained one (the apt lists drift between machines and days).
+TOKENIZER=""
+[ -f $V2/resume/tokenizer.model ] && TOKENIZER=$V2/resume/tokenizer.model
+[ -f $DATA/train.bin ] || nice -n 19 $PY $V2/prepare_data.py --out $DATA ${TOKENIZER:+--tokenizer $TOKENIZER}
 RESUME=""
-if [ -f $RUN/state.pt ]; then RESUME=$RUN/state.pt; elif [ -f $V2/resume/state.pt ]; then RESUME=$V2/resume/state.pt; fi
+if [ -f $RUN/state.pt ]; then RESUME=$RUN/state.pt; elif [ -n "$TOKENIZER" ] && [ -f $V2/resume/state.pt ]; then RESUME=$V2/resume/state.pt; fi
 nice -n 19 $PY $V2/train.py --data $DATA --out $RUN --until "$UNTIL" ${RESUME:+--resume $RESUME}
-nice -n 19 $PY $V2/save_resume.py --state $RUN/state.pt --out $V2/resume
+nice -n 19 $PY $V2/save_resume.py --state $RUN/state.pt --tokenizer $DATA/tokenizer.model --out $V2/resume
 cp $RUN/train_log.jsonl $V2/train_log.jsonl
 nice -n 19 $PY $V2/train.py --data $DATA --out $RUN --resume $RUN/state.pt --cooldown-steps "${COOLDOWN:-150}"
 nice -n 19 $PY models/zoo/chat/export_gguf.py --ckpt $RUN/export.pt --tokenizer $DATA/tokenizer.model --out $RUN/svc-zoo-chat-v2.gguf \
