@@ -187,9 +187,10 @@ describe('tenant isolation: two accounts on each other’s resources', () => {
     'GET /docs/:asset': { none: 'static files from swagger-ui-dist' },
     'POST /audio/quote': { none: 'a public price calculator' },
     'GET /billing/usage': { none: 'retired in the reference: a 410 for everyone' },
+    'GET /crypto/rpc/networks': { none: "the operator's network list, the same for everyone" },
     'POST /x402/top-up': { none: 'public: the signed payment names the wallet it credits (e2e/x402-top-up.e2e-spec.ts)' },
     'POST /audio/voices': {
-      none: 'a clone handle is not an account resource, as in the reference (docs/audio.md): the embedded engine cannot clone, and an upstream keeps the sample',
+      none: 'creates a voice for the caller only: the upstream stores it under a name bound to the caller’s account, so another account’s copy of the handle names no voice (docs/audio.md; apps/audio/src/voices/voice-cloning.spec.ts)',
     },
     'GET /characters': { none: 'characters are public to read (docs/chat.md); writes are tried below' },
     'GET /characters/:slug': { none: 'characters are public to read (docs/chat.md); writes are tried below' },
@@ -210,6 +211,8 @@ describe('tenant isolation: two accounts on each other’s resources', () => {
         'POST /augment/search',
         'POST /augment/scrape',
         'POST /augment/text-parser',
+        // An Idempotency-Key's stored answer is kept per account (docs/wallet.md): another account's same key is a new request.
+        'POST /crypto/rpc/:network',
       ].map((route) => [
         route,
         { none: 'works on its own input only and bills the caller (POST /chat/completions stands for them: the victim’s balance is compared)' },

@@ -14,6 +14,7 @@ import { KeyUsageReporter } from './auth/key-usage.reporter';
 import { SiwxAuthenticator } from './auth/siwx-authenticator';
 import { WalletBalanceHeader } from './auth/wallet-balance.hook';
 import { CharactersController } from './characters/characters.controller';
+import { CryptoRpcController } from './crypto-rpc/crypto-rpc.controller';
 import { ChatController } from './chat/chat.controller';
 import { ChatPipeline } from './chat/chat-pipeline';
 import { AugmentController } from './augment/augment.controller';
@@ -70,6 +71,7 @@ export class AppModule {
         CharactersController,
         OpenApiController,
         X402Controller,
+        CryptoRpcController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },

@@ -5,6 +5,7 @@ import { WalletAccountsModule } from './accounts/accounts.module';
 import { WalletConfig } from './config';
 import { WalletDatabaseModule } from './database/database.module';
 import { WALLET_DB, WalletDb, walletDbHealthCheck } from './database/wallet-db';
+import { RpcModule } from './rpc/rpc.module';
 import { SiwxModule } from './siwx/siwx.module';
 import { Web3KeysModule } from './web3-keys/web3-keys.module';
 import { X402Module } from './x402/x402.module';
@@ -30,6 +31,7 @@ export class AppModule {
         SiwxModule,
         Web3KeysModule,
         X402Module.forConfig(config, createLogger('wallet', config.LOG_LEVEL)),
+        RpcModule.forConfig(config, createLogger('wallet', config.LOG_LEVEL)),
       ],
     };
   }

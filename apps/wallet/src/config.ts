@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { commonEnv, loadConfig, positiveInt, postgresUrl } from '@svc/config';
+import { cryptoRpcEnv } from './rpc/rpc.config';
 import { x402Env } from './x402/x402.config';
 
 const BASE_MAINNET = '8453';
@@ -49,6 +50,7 @@ export const walletConfigSchema = z.object({
   /** How long a generate_web3_key token may wait for its signature. */
   WEB3_KEY_TOKEN_TTL_MS: positiveInt(10 * 60_000),
   ...x402Env,
+  ...cryptoRpcEnv,
 });
 export type WalletConfig = z.infer<typeof walletConfigSchema>;
 export const loadServiceConfig = (env: NodeJS.ProcessEnv = process.env): WalletConfig => loadConfig('wallet', walletConfigSchema, env);

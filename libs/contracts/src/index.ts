@@ -13,5 +13,6 @@ export * from './audio';
 export * from './video';
 export * from './x402';
 export * from './wallet-auth';
+export * from './crypto-rpc';
 export * from './request-schemas';
 export * from './schemas';

@@ -2,6 +2,7 @@ import { AudioRpc } from './audio/subjects';
 import { BillingEvents, BillingRpc } from './billing/subjects';
 import { CharactersRpc } from './characters/subjects';
 import { ChatRpc } from './chat/subjects';
+import { CryptoRpcRpc } from './crypto-rpc/subjects';
 import { AugmentRpc } from './augment/subjects';
 import { EmbeddingsRpc } from './embeddings/subjects';
 import { HealthReply, HealthRequest, HealthSubject } from './health/health';
@@ -25,7 +26,8 @@ export type RpcMap = KeysRpc &
   AugmentRpc &
   X402Rpc &
   WalletAuthRpc &
-  VideoRpc;
+  VideoRpc &
+  CryptoRpcRpc;
 export type RpcSubject = keyof RpcMap;
 export type RpcRequest<S extends RpcSubject> = RpcMap[S]['req'];
 export type RpcReply<S extends RpcSubject> = RpcMap[S]['res'];

@@ -49,6 +49,11 @@ export const HEADER = {
   xPayment: 'x-payment',
   paymentRequired: 'payment-required',
   paymentResponse: 'payment-response',
+  /** Crypto JSON-RPC proxy (docs/wallet.md): credits charged and their USD cost; a replay's marker; the caller's retry key. */
+  rpcCredits: 'x-svc-rpc-credits',
+  rpcCostUsd: 'x-svc-rpc-cost-usd',
+  idempotentReplayed: 'idempotent-replayed',
+  idempotencyKey: 'idempotency-key',
   /** CSV usage history: the cursor of the next page. */
   nextCursor: 'x-next-cursor',
   contentDisposition: 'content-disposition',

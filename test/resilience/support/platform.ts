@@ -28,6 +28,8 @@ export const PLATFORM_ENV: Record<string, string> = {
   // x402 top-ups offered (a 402 to fuzz); the facilitator is never reached without a valid signature.
   X402_FACILITATOR_URL: 'http://127.0.0.1:9',
   X402_BASE_PAY_TO: '0x1111111111111111111111111111111111111111',
+  // A JSON-RPC network to quote (its node is never reached: admission stops the zero-credit key first).
+  CRYPTO_RPC_NETWORKS: JSON.stringify({ 'fuzz-mainnet': { url: 'http://127.0.0.1:9' } }),
 };
 
 export interface ResiliencePlatform {

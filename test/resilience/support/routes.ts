@@ -204,6 +204,16 @@ export function gatewayRoutes(fixtures: { png: Buffer; wav: Buffer }): Route[] {
     // x402: the top-up is public (402 with the payment options: support/platform.ts configures a pay-to);
     // a wallet that is not the caller's account's is a 403.
     { method: 'POST', path: '/x402/top-up', baseline: 402 },
+    // The JSON-RPC proxy: the list is public; a call is quoted (support/platform.ts configures a network
+    // whose node is never reached) and stops at admission.
+    { method: 'GET', path: '/crypto/rpc/networks', baseline: 200 },
+    {
+      method: 'POST',
+      path: '/crypto/rpc/:network',
+      params: { network: 'fuzz-mainnet' },
+      baseline: 402,
+      json: { jsonrpc: '2.0', method: 'eth_chainId', params: [], id: 1 },
+    },
     { method: 'GET', path: '/x402/balance/:walletAddress', params: { walletAddress: '0x1111111111111111111111111111111111111111' }, baseline: 403 },
     {
       method: 'GET',

@@ -69,6 +69,9 @@ const ROUTE_HEADERS = headers({
   [HEADER.link]: 'The successor endpoint (rel="successor-version")',
   [HEADER.paymentResponse]: 'x402 top-up: the settlement result, base64 JSON { success, network, payer, transaction }',
   [HEADER.paymentRequired]: 'x402 402 answer: the payment requirements, base64 JSON',
+  [HEADER.rpcCredits]: int('JSON-RPC proxy: credits charged (an item answered with an error at the error price)'),
+  [HEADER.rpcCostUsd]: 'JSON-RPC proxy: the USD cost charged, credits x the price of a credit, at least 8 decimals',
+  [HEADER.idempotentReplayed]: 'JSON-RPC proxy: "true" when the answer is replayed for an Idempotency-Key',
 });
 export type RouteHeader = keyof typeof ROUTE_HEADERS;
 const routeHeaders = (names: readonly string[] = []) => Object.fromEntries(names.map((name) => [name, ROUTE_HEADERS[name]]));

@@ -8,6 +8,7 @@ import { augmentScrapeSchema, augmentSearchSchema, textParserSchema } from '../a
 import { usageAnalyticsQuery, usageHistoryQuery } from '../billing/billing.dto';
 import { addReviewBody, createCharacterBody, listCharactersQuery, listReviewsQuery, reviewIdSchema } from '../characters/characters.dto';
 import { chatRequestSchema } from '../chat/chat-request.dto';
+import { cryptoRpcBodySchema, cryptoRpcParams } from '../crypto-rpc/crypto-rpc.dto';
 import { embeddingsRequestSchema } from '../embeddings/embeddings-request.dto';
 import {
   imageBackgroundRemoveSchema,
@@ -247,6 +248,16 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     access: 'public',
     errors: [400, 402, 409],
     headers: ['payment-response', 'payment-required'],
+  },
+  'GET /crypto/rpc/networks': { summary: 'The networks the JSON-RPC proxy serves, sorted', access: 'public' },
+  'POST /crypto/rpc/:network': {
+    summary: 'Relay a JSON-RPC 2.0 call or batch (at most 100) to a blockchain node, billed per credit; Idempotency-Key replays an answer for 24 h',
+    access: 'key',
+    billed: true,
+    path: cryptoRpcParams,
+    body: cryptoRpcBodySchema,
+    errors: [409],
+    headers: ['x-svc-rpc-credits', 'x-svc-rpc-cost-usd', 'idempotent-replayed'],
   },
   'GET /x402/balance/:walletAddress': {
     summary: "A wallet's credit balance: the wallet signed in (SIGN-IN-WITH-X) or an ADMIN key of its account",

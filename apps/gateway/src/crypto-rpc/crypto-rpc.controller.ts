@@ -1,0 +1,115 @@
+import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { FastifyReply } from 'fastify';
+import Redis from 'ioredis';
+import { AugmentTool } from '@svc/catalog';
+import { CallerContext, CRYPTO_RPC, CryptoRpcNetworksReply, CryptoRpcQuoteReply, JsonRpcBody } from '@svc/contracts';
+import { DomainError, ErrorCode } from '@svc/errors';
+import { HEADER } from '@svc/headers';
+import { Logger } from '@svc/logging';
+import { RpcClient } from '@svc/messaging';
+import { AdmissionService, NO_TOKENS, RouteCall } from '../admission/admission.service';
+import { AuthenticatedRequest, Caller, Public } from '../auth/auth.decorators';
+import { GATEWAY_CONFIG, GatewayConfig } from '../config';
+import { parseBody } from '../http/parse-body';
+import { GATEWAY_LOGGER } from '../logger.token';
+import { REDIS } from '../redis/redis.module';
+import { cryptoRpcParams, parseIdempotencyKey, parseRpcBody } from './crypto-rpc.dto';
+import { IdempotencyStore, StoredAnswer } from './idempotency.store';
+
+/** What admission prices and limits: one entry for every network, billed per credit, under the `augment` rate-limit class. */
+const rpcModel = (perCredit: CryptoRpcQuoteReply['perCredit']): AugmentTool => ({
+  id: 'svc-crypto-rpc',
+  name: 'Crypto JSON-RPC',
+  type: 'augment',
+  rateLimitTier: 'XS',
+  pricing: { per_credit: perCredit },
+});
+
+/**
+ * The blockchain JSON-RPC proxy, served by the wallet service (docs/wallet.md, "JSON-RPC proxy").
+ * A body is quoted (every item at its method's full credits), admitted like inference (a hold of
+ * credits x price), relayed, and charged by the wallet service for what the node answered.
+ */
+@Controller('crypto/rpc')
+export class CryptoRpcController {
+  private readonly idempotency: IdempotencyStore;
+
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly admission: AdmissionService,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    @Inject(GATEWAY_LOGGER) private readonly logger: Logger,
+    @Inject(REDIS) redis: Redis,
+  ) {
+    this.idempotency = new IdempotencyStore(redis, config.REDIS_KEY_PREFIX, config.INFERENCE_TIMEOUT_MS + 30_000);
+  }
+
+  @Public()
+  @Get('networks')
+  networks(@Req() request: AuthenticatedRequest): Promise<CryptoRpcNetworksReply> {
+    return this.rpc.send(CRYPTO_RPC.NETWORKS, { requestId: request.id }, { requestId: request.id });
+  }
+
+  @Post(':network')
+  @HttpCode(200)
+  async call(
+    @Param('network') network: string,
+    @Body() body: unknown,
+    @Headers(HEADER.idempotencyKey) idempotencyKey: string | undefined,
+    @Caller() caller: CallerContext,
+    @Req() request: AuthenticatedRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<unknown> {
+    const { network: slug } = parseBody(cryptoRpcParams, { network });
+    const rpcBody = parseRpcBody(body);
+    const call = { caller, request, reply };
+    if (idempotencyKey === undefined) return (await this.relay(slug, rpcBody, call)).body;
+
+    const key = parseIdempotencyKey(idempotencyKey);
+    const begun = await this.idempotency.begin(caller.accountId, key, IdempotencyStore.fingerprint(slug, rpcBody)).catch((err: unknown) => {
+      if (err instanceof DomainError) throw err;
+      this.storeFailed(caller, 'claim', err);
+      throw new DomainError(ErrorCode.ServiceUnavailable, 'The Idempotency-Key store is unavailable; retry, or send the request without the key.');
+    });
+    if (begun.kind === 'replay') {
+      reply.status(begun.answer.status).headers({ ...begun.answer.headers, [HEADER.idempotentReplayed]: 'true' });
+      return begun.answer.body;
+    }
+    let answer: StoredAnswer;
+    try {
+      answer = await this.relay(slug, rpcBody, call);
+    } catch (err) {
+      await begun.release().catch((cause: unknown) => this.storeFailed(caller, 'release', cause));
+      throw err;
+    }
+    // Charged already: the answer goes out even if it cannot be kept (a retry then gets a 409 until the claim expires).
+    await begun.store(answer).catch((cause: unknown) => this.storeFailed(caller, 'store', cause));
+    return answer.body;
+  }
+
+  private storeFailed(caller: CallerContext, step: 'claim' | 'store' | 'release', err: unknown): void {
+    this.logger.warn({ requestId: caller.requestId, step, err: (err as Error).message }, 'Idempotency-Key store unavailable');
+  }
+
+  /** Quote, admission (402/429 before any node is called), the wallet service's relay; the billing headers on the reply. */
+  private async relay(network: string, body: JsonRpcBody, { caller, request, reply }: RouteCall): Promise<StoredAnswer> {
+    const { requestId } = caller;
+    const batch = Array.isArray(body);
+    const methods = (batch ? body : [body]).map((item) => item.method);
+    const quote = await this.rpc.send(CRYPTO_RPC.QUOTE, { requestId, network, methods, batch }, { requestId });
+    const admission = {
+      requestId,
+      key: request.apiKey!,
+      model: rpcModel(quote.perCredit),
+      worstCase: { kind: 'rpc', credits: quote.credits } as const,
+      ip: request.ip,
+    };
+    const result = await this.admission.run(admission, reply, async ({ billing }) => ({
+      result: await this.rpc.send(CRYPTO_RPC.CALL, { caller, billing, network, body }, { requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS }),
+      usage: NO_TOKENS,
+    }));
+    const headers = { [HEADER.rpcCredits]: String(result.credits), [HEADER.rpcCostUsd]: result.costUsd };
+    reply.headers(headers);
+    return { status: 200, body: result.body, headers };
+  }
+}
