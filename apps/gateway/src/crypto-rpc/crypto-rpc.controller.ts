@@ -12,17 +12,19 @@ import { AuthenticatedRequest, Caller, Public } from '../auth/auth.decorators';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { parseBody } from '../http/parse-body';
 import { GATEWAY_LOGGER } from '../logger.token';
+import { LimitOverride } from '../rate-limit/limit-class';
 import { REDIS } from '../redis/redis.module';
 import { cryptoRpcParams, parseIdempotencyKey, parseRpcBody } from './crypto-rpc.dto';
 import { IdempotencyStore, StoredAnswer } from './idempotency.store';
 
-/** What admission prices and limits: one entry for every network, billed per credit, under the `augment` rate-limit class. */
-const rpcModel = (perCredit: CryptoRpcQuoteReply['perCredit']): AugmentTool => ({
+/** What admission prices and limits: one entry for every network, billed per credit, under the `crypto-rpc` rate-limit class (100 a minute). */
+const rpcModel = (perCredit: CryptoRpcQuoteReply['perCredit']): AugmentTool & LimitOverride => ({
   id: 'svc-crypto-rpc',
   name: 'Crypto JSON-RPC',
   type: 'augment',
   rateLimitTier: 'XS',
   pricing: { per_credit: perCredit },
+  limitClass: 'crypto-rpc',
 });
 
 /**

@@ -27,6 +27,8 @@ export const DEFAULT_LIMITS: Readonly<Record<ApiTier, Readonly<Record<RateLimitC
     'video-queue': requests(40),
     'video-retrieve': requests(120),
     augment: requests(60),
+    // The reference's per-minute cap of the JSON-RPC proxy (its 24-hour credit cap is not enforced: docs/wallet.md).
+    'crypto-rpc': requests(100),
   },
   partner: {
     'text:XS': text(500, 2_000_000),
@@ -39,5 +41,6 @@ export const DEFAULT_LIMITS: Readonly<Record<ApiTier, Readonly<Record<RateLimitC
     'video-queue': requests(40),
     'video-retrieve': requests(120),
     augment: requests(120),
+    'crypto-rpc': requests(100),
   },
 };

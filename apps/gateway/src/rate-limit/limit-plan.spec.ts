@@ -28,6 +28,13 @@ describe('limit plans', () => {
     expect(limitPlan(key(), model({ type: 'video' })).buckets[0].limits.rpm).toBe(40);
   });
 
+  it('limits the JSON-RPC proxy in its own class, 100 a minute (the reference), and lets an override target it', () => {
+    const rpc = { id: 'svc-crypto-rpc', type: 'augment' as const, limitClass: 'crypto-rpc' as const };
+    expect(limitPlan(key(), rpc)).toMatchObject({ limitClass: 'crypto-rpc', buckets: [{ limits: { rpm: 100, tpm: null, rpd: null } }] });
+    const capped = key({ apiTier: 'paid', account: [{ target: 'crypto-rpc', rpm: 5, tpm: null, rpd: 1_000 }], key: [] });
+    expect(limitPlan(capped, rpc).buckets[0].limits).toEqual({ rpm: 5, tpm: null, rpd: 1_000 });
+  });
+
   it('uses the partner tier defaults', () => {
     const partner = key({ apiTier: 'partner', account: [], key: [] });
     expect(limitPlan(partner, model({ rateLimitTier: 'M' })).buckets[0].limits).toEqual({ rpm: 100, tpm: 1_500_000, rpd: null });

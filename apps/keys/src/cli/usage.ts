@@ -11,7 +11,7 @@ export const USAGE = `Usage: npm run svc -- <command>
   limits clear (--account <accountId> | --key <keyId>) [--target <target>]
 
 Rate-limit targets: "*" (every model, the default), text:XS, text:S, text:M, text:L, image, audio,
-embedding, video-queue, video-retrieve, augment, or model:<model id>; the most specific one wins per field.
+embedding, video-queue, video-retrieve, augment, crypto-rpc, or model:<model id>; the most specific one wins per field.
 Account limits replace the tier's defaults; a key's limits apply in addition (so only lower them).
 
 Talks to the keys database directly (KEYS_DATABASE_URL), applying migrations first, and prints JSON.

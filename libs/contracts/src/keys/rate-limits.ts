@@ -5,9 +5,22 @@ export type ApiTier = (typeof API_TIERS)[number];
 /**
  * The groups of models that share default limits: text models by their catalog tier, then the
  * other model types. `video-retrieve` is the limit of polling a queued video, not of a model run.
- * `augment` is the `/augment/*` tools (web search, scrape, text parser).
+ * `augment` is the `/augment/*` tools (web search, scrape, text parser), `crypto-rpc` the
+ * blockchain JSON-RPC proxy (`/crypto/rpc/{network}`).
  */
-export const RATE_LIMIT_CLASSES = ['text:XS', 'text:S', 'text:M', 'text:L', 'image', 'audio', 'embedding', 'video-queue', 'video-retrieve', 'augment'] as const;
+export const RATE_LIMIT_CLASSES = [
+  'text:XS',
+  'text:S',
+  'text:M',
+  'text:L',
+  'image',
+  'audio',
+  'embedding',
+  'video-queue',
+  'video-retrieve',
+  'augment',
+  'crypto-rpc',
+] as const;
 export type RateLimitClass = (typeof RATE_LIMIT_CLASSES)[number];
 
 /** What an override applies to: every model (`*`), a class, or one model (`model:<id>`). Most specific wins per field. */
