@@ -1,4 +1,4 @@
-import { getAddress, isAddressEqual, verifyTypedData } from 'viem';
+import { createPublicClient, getAddress, http, isAddressEqual, verifyTypedData, type PublicClient } from 'viem';
 import { TRANSFER_WITH_AUTHORIZATION_TYPES, USDC_EIP712, X402PaymentRequirements } from '@svc/contracts';
 import { checkAccepted } from './amount-checks';
 import { VerifiedPayment, PaymentVerifier } from './verified-payment';
@@ -11,9 +11,19 @@ const SETTLE_MARGIN_SECONDS = 6n;
 
 const sameEvmAddress = (a: string, b: string): boolean => /^0x[0-9a-fA-F]{40}$/.test(a) && isAddressEqual(a as `0x${string}`, b as `0x${string}`);
 
-/** USDC on Base: an EIP-3009 `TransferWithAuthorization` signed by the payer (EOA; verified offline with viem). */
+/**
+ * USDC on Base: an EIP-3009 `TransferWithAuthorization` signed by the payer, verified with viem.
+ * Offline (ecrecover) for an externally owned account; with a Base node (`X402_BASE_RPC_URL`) a
+ * signature that does not recover to the payer is asked of the node too, so contract wallets
+ * (EIP-1271, and EIP-6492 before deployment) can pay.
+ */
 export class EvmPaymentVerifier implements PaymentVerifier {
   readonly network = BASE_MAINNET;
+  private readonly client?: PublicClient;
+
+  constructor(baseRpcUrl?: string) {
+    if (baseRpcUrl) this.client = createPublicClient({ transport: http(baseRpcUrl, { timeout: 5_000, retryCount: 0 }) });
+  }
 
   async verify(payload: PaymentPayload, ours: X402PaymentRequirements, nowSeconds: number): Promise<VerifiedPayment> {
     const amount = checkAccepted(payload, ours, sameEvmAddress);
@@ -26,14 +36,16 @@ export class EvmPaymentVerifier implements PaymentVerifier {
     if (auth.validAfter > now) throw refused('not_yet_valid', 'The authorization is not valid yet (validAfter is in the future).');
     if (auth.validBefore <= now + SETTLE_MARGIN_SECONDS) throw refused('expired', 'The authorization has expired (validBefore has passed).');
     if (auth.validBefore - now > BigInt(ours.maxTimeoutSeconds) * 2n + 3600n) throw refused('validity_too_long', 'The authorization is valid for too long.');
-    const valid = await verifyTypedData({
+    const typed = {
       address: auth.from as `0x${string}`,
       domain: { ...USDC_EIP712, chainId: BASE_CHAIN_ID, verifyingContract: ours.asset as `0x${string}` },
       types: TRANSFER_WITH_AUTHORIZATION_TYPES,
       primaryType: 'TransferWithAuthorization',
       message: { ...auth, from: auth.from as `0x${string}`, to: auth.to as `0x${string}`, nonce: auth.nonce as `0x${string}` },
       signature: signature as `0x${string}`,
-    }).catch(() => false);
+    } as const;
+    // `eoa`: ecrecover first, so an ordinary wallet never waits for the node.
+    const valid = await (this.client ? this.client.verifyTypedData({ ...typed, mode: 'eoa' }) : verifyTypedData(typed)).catch(() => false);
     if (!valid) throw refused('invalid_signature', 'The signature does not match the payer and the authorization.');
     const payer = getAddress(auth.from);
     return {

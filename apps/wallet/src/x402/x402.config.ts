@@ -13,6 +13,8 @@ export const x402Env = {
   X402_FACILITATOR_TIMEOUT_MS: positiveInt(30_000),
   /** Receives USDC on Base (eip155:8453). */
   X402_BASE_PAY_TO: optional(evmAddress),
+  /** A Base JSON-RPC node: lets contract wallets (EIP-1271, EIP-6492) pay; unset, only ordinary (EOA) wallets can. */
+  X402_BASE_RPC_URL: optional(z.string().url()),
   /** USDC's contract on Base; its EIP-712 domain is name "USD Coin", version "2". */
   X402_BASE_USDC: evmAddress.default('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'),
   /** Receives USDC on Solana mainnet (the owner of the receiving token account); offered with X402_SOLANA_FEE_PAYER. */

@@ -24,7 +24,7 @@ export class X402Module {
         { provide: X402_CONFIG, useValue: config },
         { provide: X402_LOGGER, useValue: logger },
         { provide: FACILITATOR, useValue: facilitator },
-        { provide: PAYMENT_VERIFIERS, useValue: [new EvmPaymentVerifier(), new SvmPaymentVerifier()] },
+        { provide: PAYMENT_VERIFIERS, useValue: [new EvmPaymentVerifier(config.X402_BASE_RPC_URL), new SvmPaymentVerifier()] },
         X402BillingClient,
         TopUpService,
         WalletLedgerService,
