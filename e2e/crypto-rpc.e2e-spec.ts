@@ -338,6 +338,12 @@ describe('crypto JSON-RPC proxy', () => {
     const body = { jsonrpc: '2.0', method: 'eth_blockNumber', id: 1 };
     const broke = await rpc('ethereum-mainnet', body, await signed());
     expect([broke.status, broke.headers.get('x-balance-remaining')]).toEqual([402, '0.00']);
+    // x402's 402 for a wallet (docs/wallet.md, "Out of credit"): the hold is the call's 20 credits.
+    expect(broke.body).toMatchObject({
+      code: 'PAYMENT_REQUIRED',
+      currentBalanceUsd: 0,
+      minimumBalanceUsd: Number(formatAmount(20n * parseAmount(PER_CREDIT_USD))),
+    });
 
     const { data } = (await cli.svc('accounts', 'list')) as { data: Array<{ id: string; name: string }> };
     const account = data.find((a) => a.name === `wallet evm ${wallet.address}`)!;

@@ -68,6 +68,10 @@ describe('Sign-In-With-X on the whole platform', () => {
     const broke = await chat(await signed());
     expect(broke.status).toBe(402);
     expect(parseAmount(broke.headers.get('x-balance-remaining') ?? 'missing')).toBe(0n);
+    // x402's 402 for a wallet; this platform has no facilitator, so it offers no top-up rail.
+    expect(broke.body).toMatchObject({ code: 'PAYMENT_REQUIRED', reason: 'insufficient_balance', currentBalanceUsd: 0, supportedChains: [] });
+    expect(broke.body.message).toMatch(/not available on this server/);
+    expect(broke.headers.get('payment-required')).toBeNull();
     const accountId = await accountOf(alice.address);
 
     await cli.billing('credit', '--account', accountId, '--usd', '1', '--reason', 'wallet e2e');

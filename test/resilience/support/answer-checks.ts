@@ -32,9 +32,14 @@ function isOpenAiError(body: unknown): boolean {
   return typeof e.message === 'string' && typeof e.type === 'string' && typeof e.code === 'string' && (e.param === null || typeof e.param === 'string');
 }
 
-/** x402's PaymentRequired body (`{x402Version, accepts, ...}`): the protocol's own 402, which x402 clients read (POST /x402/top-up). */
+/**
+ * x402's own 402s, which x402 clients read: PaymentRequired (`{x402Version, accepts, ...}`, POST
+ * /x402/top-up), and the reference's PAYMENT_REQUIRED body to a wallet short of credit (inference).
+ */
 function isX402Challenge(status: number, body: unknown): boolean {
-  return status === 402 && isPlainObject(body) && typeof body.x402Version === 'number' && Array.isArray(body.accepts);
+  if (status !== 402 || !isPlainObject(body)) return false;
+  if (typeof body.x402Version === 'number' && Array.isArray(body.accepts)) return true;
+  return body.code === 'PAYMENT_REQUIRED' && typeof body.error === 'string' && isPlainObject(body.topUpInstructions) && isPlainObject(body.siwxChallenge);
 }
 
 /** What is wrong with an answer, in words; null when it is acceptable (a 2xx/3xx, or a 4xx in the one error shape). */

@@ -8,6 +8,7 @@ import { AuthenticatedRequest } from '../auth/auth.decorators';
 import { GATEWAY_LOGGER } from '../logger.token';
 import { GatewayMetrics, NO_METRICS } from '../metrics/gateway-metrics';
 import { setModelHeaders } from '../models/model-headers';
+import { WalletPaymentRefusals } from '../x402/wallet-payment-refusals';
 import { ADMISSION_STAGES, AdmissionRequest, AdmissionStage, AdmissionTicket, ResponseCost, UsageReport } from './admission.types';
 
 /** What a handler running under an admission gets: the billing reference for its service, and prices. */
@@ -96,12 +97,16 @@ export class AdmissionService {
     @Inject(ADMISSION_STAGES) private readonly stages: AdmissionStage[],
     @Inject(GATEWAY_LOGGER) private readonly logger: Logger,
     @Optional() private readonly metrics: GatewayMetrics = NO_METRICS,
+    @Optional() private readonly walletRefusals?: WalletPaymentRefusals,
   ) {}
 
   /** `reply` receives the stages' headers (rate limits, balances); null for internal sub-requests. */
   async run<T>(request: AdmissionRequest, reply: FastifyReply | null, work: (admitted: Admitted) => Promise<AdmittedOutcome<T>>): Promise<T> {
     if (reply) reply.request.metricsModel = request.model.id;
-    const admission = await this.admit(request);
+    const admission = await this.admit(request).catch(async (err: unknown) => {
+      // A wallet short of credit gets x402's own 402 (docs/wallet.md, "Out of credit").
+      throw reply && this.walletRefusals ? await this.walletRefusals.explain(err, request, reply.request) : err;
+    });
     if (reply) admission.applyHeaders(reply);
     let outcome: AdmittedOutcome<T>;
     try {

@@ -2,10 +2,26 @@ import { HttpException } from '@nestjs/common';
 import { DomainError, ErrorCode, HttpErrorBody, OpenAiErrorBody, statusOf } from '@svc/errors';
 import { DEFAULT_RETRY_AFTER_SECONDS, retryAfterHeaders } from '@svc/headers';
 
+/**
+ * An error answered with an outside protocol's own body and headers instead of the spec's shape:
+ * x402's payment-required to a wallet caller (x402/wallet-payment-refusals.ts).
+ */
+export class ProtocolError extends DomainError {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    readonly body: Record<string, unknown>,
+    readonly headers: Record<string, string>,
+  ) {
+    super(code, message);
+    this.name = 'ProtocolError';
+  }
+}
+
 export interface ErrorResponse {
   status: number;
-  /** The spec's `{error: string, details?}`; OpenAI's `{error: {message, type, param, code}}` for errors with `openai` fields. */
-  body: HttpErrorBody | (OpenAiErrorBody & { details?: undefined });
+  /** The spec's `{error: string, details?}`; OpenAI's `{error: {message, type, param, code}}` for errors with `openai` fields; a ProtocolError's own. */
+  body: HttpErrorBody | (OpenAiErrorBody & { details?: undefined }) | Record<string, unknown>;
   /** `retry-after` and `retry-after-ms` on every 429 and 503 (from `retryAfterSeconds`, else 1 s). */
   headers?: Record<string, string>;
   /** Unknown failures are logged with the request id; their message never reaches the client. */
@@ -27,6 +43,7 @@ export function toErrorResponse(err: unknown): ErrorResponse {
 }
 
 function toResponse(err: unknown): ErrorResponse {
+  if (err instanceof ProtocolError) return { status: err.status, body: err.body, headers: err.headers };
   if (err instanceof DomainError) return fromDomain(err);
   if (err instanceof HttpException) {
     const status = err.getStatus();

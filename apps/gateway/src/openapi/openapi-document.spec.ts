@@ -50,6 +50,13 @@ describe('the published OpenAPI document', () => {
     );
     expect(document.components?.schemas).toHaveProperty('StandardError');
   });
+
+  it("lets charged inference answer a wallet's 402 with x402's body and PAYMENT-REQUIRED, and keys' with the error shape", () => {
+    const payment = document.paths?.['/chat/completions']?.post?.responses?.['402'] as { headers: object; content: object };
+    expect(JSON.stringify(payment.content)).toMatch(/StandardError.*X402InferencePaymentRequired/);
+    expect(Object.keys(payment.headers)).toEqual(expect.arrayContaining(['payment-required', 'x-balance-remaining']));
+    expect(document.components?.schemas?.X402InferencePaymentRequired).toMatchObject({ required: expect.arrayContaining(['code', 'siwxChallenge']) });
+  });
 });
 
 /** Every controller's routes with the access their decorators give them (`@Public`, `@AdminOnly`, else any key). */

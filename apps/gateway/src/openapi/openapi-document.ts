@@ -19,7 +19,7 @@ const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
 function operation(doc: RouteDoc, method: string, path: string): ZodOpenApiOperationObject {
   const responses: Record<string, ZodOpenApiResponseObject> = { [String(doc.status ?? 200)]: successResponse(doc) };
-  for (const status of errorStatuses(doc)) responses[String(status)] = errorResponse(status);
+  for (const status of errorStatuses(doc)) responses[String(status)] = errorResponse(status, [], doc.billed === true && doc.access === 'key');
   const requestBody = doc.body && {
     required: true,
     content: Object.fromEntries((doc.bodyTypes ?? ['application/json']).map((type) => [type, { schema: doc.body }])),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { detailedErrorSchema, openAiErrorSchema, standardErrorSchema } from '@svc/errors';
 import { HEADER } from '@svc/headers';
 import type { ZodOpenApiResponseObject } from 'zod-openapi';
+import { walletPaymentRequiredSchema } from '../x402/wallet-payment-required.schema';
 import { RouteDoc } from './route-docs';
 
 type Headers = Record<string, z.ZodType>;
@@ -111,17 +112,23 @@ export function errorStatuses(doc: RouteDoc): number[] {
   return [...statuses].sort((a, b) => a - b);
 }
 
-function errorContent(status: number) {
+/** A wallet (SIGN-IN-WITH-X) short of credit gets x402's own 402 and PAYMENT-REQUIRED (docs/wallet.md, "Out of credit"). */
+const WALLET_402 = { [HEADER.paymentRequired]: ROUTE_HEADERS[HEADER.paymentRequired], [HEADER.balanceRemaining]: BILLED[HEADER.balanceRemaining] };
+
+function errorContent(status: number, walletPayments: boolean) {
   if (status === 400) return { 'application/json': { schema: z.union([detailedErrorSchema, openAiErrorSchema]) } };
+  if (status === 402 && walletPayments) return { 'application/json': { schema: z.union([standardErrorSchema, walletPaymentRequiredSchema]) } };
   return { 'application/json': { schema: standardErrorSchema } };
 }
 
-export function errorResponse(status: number, own: readonly string[] = []): ZodOpenApiResponseObject {
+/** `walletPayments`: charged inference a wallet may call, whose 402 may be x402's (WALLET_402). */
+export function errorResponse(status: number, own: readonly string[] = [], walletPayments = false): ZodOpenApiResponseObject {
   const retry = status === 429 || status === 503 ? RETRY : {};
+  const wallet = status === 402 && walletPayments ? WALLET_402 : {};
   return {
     description: WHY[status] ?? 'Error',
-    headers: z.object({ ...EVERY_ANSWER, ...retry, ...ERROR_ONLY, ...routeHeaders(own) }),
-    content: errorContent(status),
+    headers: z.object({ ...EVERY_ANSWER, ...retry, ...ERROR_ONLY, ...wallet, ...routeHeaders(own) }),
+    content: errorContent(status, walletPayments),
   };
 }
 

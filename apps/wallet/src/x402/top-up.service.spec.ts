@@ -21,5 +21,6 @@ describe('TopUpService without a facilitator', () => {
 
   it('offers nothing to pay either', () => {
     expect(() => service.requirements()).toThrow(/no x402 facilitator configured/);
+    expect(service.offered()).toEqual([]);
   });
 });

@@ -40,10 +40,15 @@ export class TopUpService {
   }
 
   requirements(): X402PaymentRequirements[] {
-    if (!this.facilitator) throw notConfigured();
-    const accepts = paymentRequirements(this.config).filter((r) => this.verifiers.has(r.network));
+    const accepts = this.offered();
     if (accepts.length === 0) throw notConfigured();
     return accepts;
+  }
+
+  /** The options a top-up can be paid with now: none without a facilitator (nothing could be settled). */
+  offered(): X402PaymentRequirements[] {
+    if (!this.facilitator) return [];
+    return paymentRequirements(this.config).filter((r) => this.verifiers.has(r.network));
   }
 
   async topUp(header: string, requestId: string, nowSeconds = Math.floor(Date.now() / 1000)): Promise<X402TopUpReply> {

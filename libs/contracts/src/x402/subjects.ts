@@ -9,6 +9,8 @@ export const X402 = {
   /** A wallet's balance and history, read back from billing. */
   BALANCE: 'wallet.cmd.x402-balance.v1',
   TRANSACTIONS: 'wallet.cmd.x402-transactions.v1',
+  /** What an inference 402 offers a signed-in wallet: the top-up options (none without a facilitator) and the SIWX terms. */
+  PAYMENT_TERMS: 'wallet.cmd.x402-payment-terms.v1',
 } as const;
 
 /** The payment state billing keeps (billing's `x402_payments`, docs/billing.md). */
@@ -43,6 +45,32 @@ export interface X402PaymentRequirements {
 export interface X402RequirementsReply {
   x402Version: 2;
   accepts: X402PaymentRequirements[];
+}
+
+/** A SIWX chain and the signature type the wallet service verifies on it. */
+export interface SiwxSupportedChain {
+  /** CAIP-2: `eip155:8453`, `solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp`. */
+  chainId: string;
+  type: 'eip191' | 'eip1271' | 'ed25519';
+}
+
+/** The sign-in rules a fresh SIWX challenge must meet (the wallet service's SIWX configuration). */
+export interface SiwxTerms {
+  /** EIP-4361 `domain`: the host of SIWX_PUBLIC_URL. */
+  domain: string;
+  /** The origin a message's `URI` must be on. */
+  origin: string;
+  statement: string;
+  /** The longest a signed message may live (SIWX_MAX_AGE_MS). */
+  maxAgeMs: number;
+  supportedChains: SiwxSupportedChain[];
+}
+
+export interface X402PaymentTermsReply {
+  x402Version: 2;
+  /** The options `POST /x402/top-up` offers; empty when no facilitator or pay-to is configured. */
+  accepts: X402PaymentRequirements[];
+  siwx: SiwxTerms;
 }
 
 export interface X402TopUpRequest {
@@ -179,6 +207,7 @@ export interface X402HistoryReply {
 
 export interface X402Rpc {
   [X402.REQUIREMENTS]: { req: { requestId: string }; res: X402RequirementsReply };
+  [X402.PAYMENT_TERMS]: { req: { requestId: string }; res: X402PaymentTermsReply };
   [X402.TOP_UP]: { req: X402TopUpRequest; res: X402TopUpReply };
   [X402.BALANCE]: { req: X402WalletRequest; res: X402BalanceReply };
   [X402.TRANSACTIONS]: { req: X402TransactionsRequest; res: X402TransactionsReply };
