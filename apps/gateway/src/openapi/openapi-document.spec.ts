@@ -84,6 +84,17 @@ async function declaredAccess(): Promise<Record<string, string>> {
 }
 
 describe('route-docs.ts', () => {
+  it('documents the JSON-RPC proxy’s optional Idempotency-Key header with its pattern', () => {
+    const parameters = (document.paths?.['/crypto/rpc/{network}']?.post?.parameters ?? []) as Array<{
+      in: string;
+      name: string;
+      required?: boolean;
+      schema?: { pattern?: string };
+    }>;
+    expect(parameters.find((p) => p.in === 'header')).toMatchObject({ name: 'Idempotency-Key', schema: { pattern: '^[A-Za-z0-9_-]{1,255}$' } });
+    expect(parameters.find((p) => p.in === 'header')?.required).not.toBe(true);
+  });
+
   it("says who may call each route as the controllers' decorators do", async () => {
     const documented = Object.fromEntries(Object.entries(ROUTE_DOCS).map(([route, doc]) => [route, doc.access]));
     const declared = await declaredAccess();

@@ -30,7 +30,15 @@ function operation(doc: RouteDoc, method: string, path: string): ZodOpenApiOpera
     tags: [path.split('/')[1] ?? ''],
     security: securityOf(doc.access),
     ...(doc.access === 'admin' ? { description: 'Needs an ADMIN API key.' } : {}),
-    ...(doc.query || doc.path ? { requestParams: { ...(doc.query && { query: doc.query }), ...(doc.path && { path: doc.path }) } } : {}),
+    ...(doc.query || doc.path || doc.requestHeaders
+      ? {
+          requestParams: {
+            ...(doc.query && { query: doc.query }),
+            ...(doc.path && { path: doc.path }),
+            ...(doc.requestHeaders && { header: doc.requestHeaders }),
+          },
+        }
+      : {}),
     ...(requestBody ? { requestBody } : {}),
     responses,
   };

@@ -8,7 +8,7 @@ import { augmentScrapeSchema, augmentSearchSchema, textParserSchema } from '../a
 import { usageAnalyticsQuery, usageHistoryQuery } from '../billing/billing.dto';
 import { addReviewBody, createCharacterBody, listCharactersQuery, listReviewsQuery, reviewIdSchema } from '../characters/characters.dto';
 import { chatRequestSchema } from '../chat/chat-request.dto';
-import { cryptoRpcBodySchema, cryptoRpcParams } from '../crypto-rpc/crypto-rpc.dto';
+import { cryptoRpcBodySchema, cryptoRpcParams, idempotencyKeySchema } from '../crypto-rpc/crypto-rpc.dto';
 import { embeddingsRequestSchema } from '../embeddings/embeddings-request.dto';
 import {
   imageBackgroundRemoveSchema,
@@ -46,6 +46,8 @@ export interface RouteDoc {
   bodyTypes?: readonly string[];
   query?: z.ZodObject;
   path?: z.ZodObject;
+  /** Request headers this route reads besides authentication (e.g. `Idempotency-Key`). */
+  requestHeaders?: z.ZodObject;
   /** The success answer's media types; JSON by default. */
   answers?: readonly string[];
   /** The success status; 200 by default. */
@@ -255,6 +257,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     access: 'key',
     billed: true,
     path: cryptoRpcParams,
+    requestHeaders: z.object({ 'Idempotency-Key': idempotencyKeySchema.optional() }),
     body: cryptoRpcBodySchema,
     errors: [409],
     headers: ['x-svc-rpc-credits', 'x-svc-rpc-cost-usd', 'idempotent-replayed'],
