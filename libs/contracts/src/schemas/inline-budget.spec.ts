@@ -37,5 +37,8 @@ describe('withinInlineBudget', () => {
       { numRuns: 2000 },
     );
     expect(jsonBytesAtMost({ file: Buffer.alloc(4) }, INLINE_BUDGET_BYTES)).toBe(Infinity);
+    // The longest a double prints (25 characters; fast-check found it once in CI), and the longest exponent form.
+    for (const n of [-0.0000010000161336633392, -1.2345678901234567e-308, -Number.MAX_VALUE])
+      expect(jsonBytesAtMost(n, Infinity)).toBeGreaterThanOrEqual(JSON.stringify(n).length);
   });
 });
