@@ -72,6 +72,27 @@ describe('platform end to end', () => {
     expect(viaCompat.model).toBe(traits.default);
   });
 
+  it('the default model takes a 1,500-token conversation with a long system prompt (2,048-token context, issue 17)', async () => {
+    const notes = Array.from(
+      { length: 56 },
+      (_, i) => `Package tool${i} is a small command line program that converts files between formats and prints a short report for each file it reads.`,
+    );
+    const data = await admin.chat.completions.create({
+      model: 'default',
+      messages: [
+        { role: 'system', content: `You answer questions about these packages. ${notes.join(' ')}` },
+        { role: 'user', content: 'What is tool3?' },
+        { role: 'assistant', content: 'tool3 is a small command line program that converts files between formats.' },
+        { role: 'user', content: 'And what does tool17 print?' },
+      ],
+      max_tokens: 24,
+    });
+    expect(data.model).toBe('svc-zoo-chat');
+    expect(data.usage?.prompt_tokens).toBeGreaterThanOrEqual(1_500);
+    expect(data.usage?.completion_tokens).toBeGreaterThan(0);
+    expect(data.choices[0].message.content?.trim().length).toBeGreaterThan(0);
+  });
+
   it('streams chunks ending with finish_reason and a usage chunk', async () => {
     const stream = await admin.chat.completions.create({
       model: 'svc-tiny-random',

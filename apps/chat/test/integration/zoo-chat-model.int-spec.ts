@@ -78,4 +78,35 @@ describe('zoo chat model (committed GGUF)', () => {
     expect(inDictionary / words).toBeGreaterThanOrEqual(MIN_DICTIONARY_SHARE);
     expect(stopped).toBeGreaterThanOrEqual(PROMPTS.length / 2);
   });
+
+  it('accepts and answers a 1,500-token conversation within its 2,048-token context (issue 17)', async () => {
+    if (model?.engine.kind !== 'embedded-llama') throw new Error('the default text model must be the embedded zoo model');
+    expect(model.engine.contextSize).toBe(2048);
+    const full = new EmbeddedLlamaEngine({
+      modelPath: path.join(MODELS_DIR, model.engine.file),
+      contextSize: model.engine.contextSize,
+      maxParallel: 1,
+      maxQueue: 2,
+      logger: quiet,
+    });
+    try {
+      await full.ready();
+      const notes = Array.from(
+        { length: 56 },
+        (_, i) => `Package tool${i} is a small command line program that converts files between formats and prints a short report for each file it reads.`,
+      ).join(' ');
+      const messages: ChatMessage[] = [
+        { role: 'system', content: `You answer questions about these packages. ${notes}` },
+        { role: 'user', content: 'What is tool3?' },
+        { role: 'assistant', content: 'tool3 is a small command line program that converts files between formats.' },
+        { role: 'user', content: 'And what does tool17 print?' },
+      ];
+      const result = await full.generate({ messages, maxTokens: 40, temperature: 0, seed: 7, signal: new AbortController().signal });
+      expect(result.promptTokens).toBeGreaterThanOrEqual(1_500);
+      expect(result.completionTokens).toBeGreaterThan(0);
+      expect(result.text.trim().length).toBeGreaterThan(0);
+    } finally {
+      await full.close();
+    }
+  });
 });
