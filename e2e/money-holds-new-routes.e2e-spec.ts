@@ -1,3 +1,5 @@
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
 import { connect, NatsConnection } from 'nats';
 import { Client } from 'pg';
 import sharp from 'sharp';
@@ -7,7 +9,8 @@ import { RunningPlatform, startPlatform } from '@svc/testing';
 
 /**
  * The routes that hold credit since issue 18 (/responses, the priced augment tools, background
- * removal) go through the same admission and settlement as chat: a key whose LIFETIME limit is
+ * removal) and issue 20 (the JSON-RPC proxy, against a small local node) go through the same
+ * admission and settlement as chat: a key whose LIFETIME limit is
  * worth N = 5 requests serves at most 5 of 40 fired at once, and never spends beyond its limit.
  * The shipped catalog: text-parser 0.001 USD and svc-bg-classical 0.0005 USD a call; /responses
  * runs the embedded default model, whose cost per call is measured first.
@@ -15,15 +18,34 @@ import { RunningPlatform, startPlatform } from '@svc/testing';
 const N = 5;
 const CONCURRENCY = 40;
 
-describe('a key limit holds on the routes added for issue 18', () => {
+describe('a key limit holds on the routes added for issues 18 and 20', () => {
   let platform: RunningPlatform;
   let nc: NatsConnection;
   let rpc: RpcClient;
   let db: Client;
   let png: string;
+  let node: Server;
 
   beforeAll(async () => {
-    platform = await startPlatform({ env: { RATE_LIMITS_ENABLED: 'false', ABUSE_PROTECTION_ENABLED: 'false', LOG_LEVEL: 'warn' } });
+    // A JSON-RPC node that answers every call with a block number.
+    node = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        const { id } = JSON.parse(body) as { id: number };
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, result: '0x10' }));
+      });
+    });
+    await new Promise<void>((resolve) => node.listen(0, '127.0.0.1', resolve));
+    const nodeUrl = `http://127.0.0.1:${(node.address() as AddressInfo).port}`;
+    platform = await startPlatform({
+      env: {
+        RATE_LIMITS_ENABLED: 'false',
+        ABUSE_PROTECTION_ENABLED: 'false',
+        LOG_LEVEL: 'warn',
+        CRYPTO_RPC_NETWORKS: JSON.stringify({ 'test-mainnet': { url: nodeUrl, chainId: 1 } }),
+      },
+    });
     nc = await connect({ servers: platform.env.NATS_URL });
     rpc = new RpcClient(nc, 10_000);
     db = new Client({ connectionString: platform.env.BILLING_DATABASE_URL });
@@ -36,6 +58,7 @@ describe('a key limit holds on the routes added for issue 18', () => {
     await db?.end();
     await nc?.close();
     await platform?.stop();
+    await new Promise((resolve) => node?.close(resolve));
   });
 
   const call = (route: string, key: string): Promise<Response> => {
@@ -44,6 +67,14 @@ describe('a key limit holds on the routes added for issue 18', () => {
       const form = new FormData();
       form.append('file', new Blob(['The lamp is lit at dusk.\n'], { type: 'text/plain' }), 'notes.txt');
       return fetch(`${platform.apiUrl}${route}`, { method: 'POST', headers, body: form });
+    }
+    if (route === '/crypto/rpc/test-mainnet') {
+      const rpcBody = { jsonrpc: '2.0', method: 'eth_blockNumber', params: [], id: 1 };
+      return fetch(`${platform.apiUrl}${route}`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify(rpcBody),
+      });
     }
     const body = route === '/responses' ? { model: 'default', input: 'Name a lamp.', max_output_tokens: 16, temperature: 0, seed: 7 } : { image: png };
     return fetch(`${platform.apiUrl}${route}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -77,7 +108,7 @@ describe('a key limit holds on the routes added for issue 18', () => {
     throw new Error('holds were still open after 20 s');
   }
 
-  it.each(['/responses', '/augment/text-parser', '/image/background-remove'])(
+  it.each(['/responses', '/augment/text-parser', '/image/background-remove', '/crypto/rpc/test-mainnet'])(
     `%s: a key limit worth ${N} requests serves at most ${N} of ${CONCURRENCY} at once, within the limit`,
     async (route) => {
       // What one call costs: measured on a key of its own with room for it.
