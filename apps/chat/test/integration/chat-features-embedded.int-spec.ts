@@ -61,6 +61,8 @@ describe('chat request features on the embedded engine (tiny model)', () => {
     for (const seed of [1, 2, 3]) {
       const { results } = await run({ seed, max_tokens: 160, response_format: { type: 'json_schema', json_schema: { name: 'person', schema } } });
       expect(results[0].finishReason).toBe('stop');
+      // the answer is the object alone: no padding of newlines after it
+      expect(results[0].text.startsWith('{') && results[0].text.endsWith('}')).toBe(true);
       const value = JSON.parse(results[0].text);
       expect(Object.keys(value).sort()).toEqual(['age', 'name', 'tags']);
       expect(typeof value.name).toBe('string');

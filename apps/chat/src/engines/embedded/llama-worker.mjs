@@ -19,6 +19,8 @@ const freeSequences = [];
 /** Grammars by their JSON spec: compiling one costs more than a short generation. */
 const grammars = new Map();
 const GRAMMAR_CACHE_LIMIT = 32;
+/** Held-back whitespace that ends a grammar-constrained answer (as node-llama-cpp's own JSON stop trigger). */
+const GRAMMAR_END = '\n'.repeat(4);
 /** Tokens the repeat penalties look back on (llama.cpp's usual window). */
 const PENALTY_WINDOW = 64;
 /** @type {Map<number, { cancelled: boolean, credits: number, wake: (() => void) | undefined }>} */
@@ -170,10 +172,27 @@ async function runJob(request, prompt, sequence, job) {
   let pendingLogprobs = [];
   let recent = prompt.slice(-DETOKENIZE_CONTEXT);
   const generated = [];
-  const emit = async (text, logprobs) => {
+  const sendText = async (text, logprobs) => {
     if (!text) return;
     await takeCredit(job);
     if (!job.cancelled) send({ type: 'text', id, text, completionTokens, ...(logprobs ? { logprobs } : {}) });
+  };
+  // Under a JSON grammar, whitespace is held back until more text follows: the grammar lets the
+  // model pad the closed object with newlines, which are not part of the answer (and 4 end it).
+  const held = { text: '', logprobs: [] };
+  const emit = async (text, logprobs) => {
+    if (!grammarState) return sendText(text, logprobs);
+    const all = held.text + text;
+    const cut = all.trimEnd().length;
+    if (cut === 0) {
+      held.text = all;
+      if (logprobs) held.logprobs.push(...logprobs);
+      return;
+    }
+    const lp = logprobs ? [...held.logprobs, ...logprobs] : undefined;
+    held.text = all.slice(cut);
+    held.logprobs = [];
+    await sendText(all.slice(0, cut), lp);
   };
   if (budget > 0 && !job.cancelled) {
     const options = samplingOptions(request, prompt, generated, grammarState);
@@ -197,6 +216,7 @@ async function runJob(request, prompt, sequence, job) {
         await emit(text, lp);
       }
       if (job.cancelled) break;
+      if (held.text.endsWith(GRAMMAR_END)) break;
       if (completionTokens >= budget) {
         reason = 'length';
         break;
