@@ -97,6 +97,8 @@ def main():
     ap.add_argument("--eval-min", type=float, default=10)
     ap.add_argument("--save-min", type=float, default=10)
     ap.add_argument("--cooldown-steps", type=int, default=0, help="export branch: decay the LR to 0 over this many steps, save export.pt, keep state.pt")
+    ap.add_argument("--anneal-share", type=float, default=0.5,
+                    help="in the decay, the share of micro-batches drawn from --data/anneal.bin (prepare_anneal.py) when it exists; 0: train.bin only")
     ap.add_argument("--tiny", action="store_true", help="a very small model, to test the pipeline")
     ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
     a = ap.parse_args()
@@ -131,6 +133,9 @@ def main():
     valid = Data(os.path.join(a.data, "valid.bin"))
     cooldown = a.cooldown_steps > 0
     start_step = step
+    anneal_path = os.path.join(a.data, "anneal.bin")
+    anneal = Data(anneal_path, pos) if cooldown and a.anneal_share > 0 and os.path.exists(anneal_path) else None
+    micro_seen = 0
     a.lr_now = lr_at(step, a, -1, False) if cooldown else 0
     deadline = None
     if a.until:
@@ -142,7 +147,8 @@ def main():
         signal.signal(sig, lambda *_: stop.update(flag=True))
     log = open(os.path.join(a.out, "train_log.jsonl"), "a")
     print(json.dumps({"params": nparams, "cfg": cfg.to_dict(), "step": step, "tokens": tokens, "minutes": round(minutes, 1), "data_pos": data.pos,
-                      "epoch": data.epoch, "train_tokens": len(data.tok), "cooldown": a.cooldown_steps}), flush=True)
+                      "epoch": data.epoch, "train_tokens": len(data.tok), "cooldown": a.cooldown_steps,
+                      "anneal_share": a.anneal_share if anneal else 0}), flush=True)
 
     def full_state():
         return {"cfg": cfg.to_dict(), "model": {k: v.detach().cpu() for k, v in model.state_dict().items()}, "optimizer": opt.state_dict(),
@@ -162,7 +168,7 @@ def main():
             rec = {"step": step, "tokens": tokens, "minutes": round(minutes, 2), "epoch": round(data.epoch + data.pos / len(data.tok), 4),
                    "lr": lr_at(step, a, start_step, cooldown), "train_loss": round(sum(losses) / max(1, len(losses)), 4),
                    "val_loss_512": round(ev[512], 4), "val_ppl_512": round(math.exp(ev[512]), 2), "val_loss_2048": round(ev[2048], 4),
-                   "val_ppl_2048": round(math.exp(ev[2048]), 2), "phase": "cooldown" if cooldown else "stable", "when": dt.datetime.utcnow().strftime("%Y-%m-%dT%H:%MZ")}
+                   "val_ppl_2048": round(math.exp(ev[2048]), 2), "phase": ("anneal" if anneal else "cooldown") if cooldown else "stable", "when": dt.datetime.utcnow().strftime("%Y-%m-%dT%H:%MZ")}
             losses = []
             print(json.dumps(rec), flush=True); log.write(json.dumps(rec) + "\n"); log.flush()
             last_eval = time.time()
@@ -181,7 +187,10 @@ def main():
         opt.zero_grad(set_to_none=True)
         tot = 0.0
         for _ in range(n_micro):
-            x, y = data.take(micro_b, T)
+            # every micro-batch whose running share of anneal draws falls below --anneal-share comes from anneal.bin
+            from_anneal = anneal is not None and int((micro_seen + 1) * a.anneal_share) > int(micro_seen * a.anneal_share)
+            x, y = (anneal if from_anneal else data).take(micro_b, T)
+            micro_seen += 1
             x, y = x.to(a.device), y.to(a.device)
             loss = F.cross_entropy(forward(model, x, T > 512).reshape(-1, cfg.vocab), y.reshape(-1)) / n_micro
             loss.backward(); tot += loss.item()
