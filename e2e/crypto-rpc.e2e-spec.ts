@@ -9,6 +9,8 @@ import { privateKeyToAccount } from 'viem/accounts';
 const PER_CREDIT_USD = '0.000001';
 const NODE_TIMEOUT_MS = 1_000;
 const PUBLIC_URL = 'https://api.rpc-e2e.test';
+/** Credits per account per rolling 24 hours. */
+const CAP = 5_000;
 
 interface RpcItem {
   method: string;
@@ -126,6 +128,8 @@ describe('crypto JSON-RPC proxy', () => {
         CRYPTO_RPC_PRICE_PER_CREDIT_USD: PER_CREDIT_USD,
         SIWX_PUBLIC_URL: PUBLIC_URL,
         CRYPTO_RPC_TIMEOUT_MS: String(NODE_TIMEOUT_MS),
+        // the reference's 10,000,000 credits per 24 hours, scaled down to what a test spends
+        CRYPTO_RPC_CREDITS_PER_DAY: String(CAP),
         // Every request reserved exactly, so the balance moves by each charge as it settles.
         BILLING_LEASES: 'false',
         ABUSE_PROTECTION_ENABLED: 'false',
@@ -361,6 +365,44 @@ describe('crypto JSON-RPC proxy', () => {
       after = res.headers.get('x-balance-remaining') ?? '';
     }
     expect(after).toBe(minus('1', 20));
+  });
+
+  it('caps an account at CRYPTO_RPC_CREDITS_PER_DAY credits per rolling 24 hours, exactly under concurrency: 429 naming the cap, no node call, no charge', async () => {
+    const cli = operatorCli(platform.env);
+    const account = await cli.svc('accounts', 'create', '--name', `rpc credit cap ${Date.now()}`);
+    const accountId: string = account.id ?? account.accountId;
+    const key = await cli.svc('keys', 'create', '--account', accountId, '--type', 'INFERENCE', '--description', 'rpc cap e2e');
+    const admin = await cli.svc('keys', 'create', '--account', accountId, '--type', 'ADMIN', '--description', 'rpc cap e2e balance');
+    await cli.billing('credit', '--account', accountId, '--usd', '1', '--reason', 'rpc cap e2e');
+    const auth = { authorization: `Bearer ${key.apiKey}` };
+    const batch = (size: number) => Array.from({ length: size }, (_, id) => ({ jsonrpc: '2.0', method: 'eth_chainId', id }));
+    const calls = node.calls;
+    // ten batches of 2,000 credits at once against a cap of 5,000: exactly two are relayed
+    const raced = await Promise.all(Array.from({ length: 10 }, () => rpc('ethereum-mainnet', batch(100), auth)));
+    expect(raced.filter((r) => r.status === 200)).toHaveLength(2);
+    const refused = raced.filter((r) => r.status !== 200);
+    expect(refused.map((r) => r.status)).toEqual(Array(8).fill(429));
+    for (const r of refused) {
+      expect(r.body.error).toMatch(
+        /^Credit cap reached: 5,000 credits per rolling 24 hours on the JSON-RPC proxy for your account \(4,000 used, this request needs 2000\)/,
+      );
+      expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(24 * 3600);
+      noNodeAddress(r.text);
+    }
+    expect(node.calls).toBe(calls + 2);
+    const charged = (credits: number) => formatAmount(parseAmount('1') - BigInt(credits) * parseAmount(PER_CREDIT_USD));
+    const balanceOf = async () =>
+      (await fetch(`${platform.apiUrl}/billing/balance`, { headers: { authorization: `Bearer ${admin.apiKey}` } })).headers.get('x-svc-balance-usd')!;
+    for (const deadline = Date.now() + 8_000; Date.now() < deadline && (await balanceOf()) !== charged(4_000);) await new Promise((r) => setTimeout(r, 100));
+    expect(await balanceOf()).toBe(charged(4_000));
+    // what is left fits; one credit more does not
+    expect((await rpc('ethereum-mainnet', batch(50), auth)).status).toBe(200);
+    const over = await rpc('ethereum-mainnet', { jsonrpc: '2.0', method: 'eth_chainId', id: 1 }, auth);
+    expect(over.status).toBe(429);
+    expect(over.body.error).toMatch(/5,000 used, this request needs 20\)/);
+    expect(node.calls).toBe(calls + 3);
+    // another account is not affected
+    expect((await rpc('ethereum-mainnet', { jsonrpc: '2.0', method: 'eth_chainId', id: 1 })).status).toBe(200);
   });
 
   it('never logs a node address', () => {

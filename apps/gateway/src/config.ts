@@ -93,6 +93,8 @@ const gatewayEnvSchema = z.object({
   CORS_ALLOWED_ORIGINS: originList,
   /** `GET /metrics` (Prometheus, no key) and the counting behind it (docs/operations.md, "Metrics"). */
   METRICS_ENABLED: flag('true'),
+  /** Credits an account may spend on the JSON-RPC proxy per rolling 24 hours (the reference's cap; 429 over it). 0: no cap. */
+  CRYPTO_RPC_CREDITS_PER_DAY: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(10_000_000)),
   /** `x-svc-timestamp` (ISO 8601, when the request arrived) on every response. */
   SVC_TIMESTAMP_HEADER: flag('false'),
   /** `x-svc-host-name` on error responses: a name the operator chooses for this replica (never derived from the machine). */

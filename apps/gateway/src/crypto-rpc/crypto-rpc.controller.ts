@@ -14,6 +14,7 @@ import { parseBody } from '../http/parse-body';
 import { GATEWAY_LOGGER } from '../logger.token';
 import { LimitOverride } from '../rate-limit/limit-class';
 import { REDIS } from '../redis/redis.module';
+import { CreditReservation, CreditWindow } from './credit-window';
 import { cryptoRpcParams, parseIdempotencyKey, parseRpcBody } from './crypto-rpc.dto';
 import { IdempotencyStore, StoredAnswer } from './idempotency.store';
 
@@ -35,6 +36,7 @@ const rpcModel = (perCredit: CryptoRpcQuoteReply['perCredit']): AugmentTool & Li
 @Controller('crypto/rpc')
 export class CryptoRpcController {
   private readonly idempotency: IdempotencyStore;
+  private readonly credits: CreditWindow;
 
   constructor(
     private readonly rpc: RpcClient,
@@ -44,6 +46,7 @@ export class CryptoRpcController {
     @Inject(REDIS) redis: Redis,
   ) {
     this.idempotency = new IdempotencyStore(redis, config.REDIS_KEY_PREFIX, config.INFERENCE_TIMEOUT_MS + 30_000);
+    this.credits = new CreditWindow(redis, config.REDIS_KEY_PREFIX, config.CRYPTO_RPC_CREDITS_PER_DAY);
   }
 
   @Public()
@@ -93,7 +96,22 @@ export class CryptoRpcController {
     this.logger.warn({ requestId: caller.requestId, step, err: (err as Error).message }, 'Idempotency-Key store unavailable');
   }
 
-  /** Quote, admission (402/429 before any node is called), the wallet service's relay; the billing headers on the reply. */
+  /** The 24-hour credit cap's reservation (429 over it); without Redis the cap is not enforced, as the rate limiter falls back. */
+  private async reserveCredits(caller: CallerContext, credits: number): Promise<CreditReservation> {
+    try {
+      return await this.credits.reserve(caller.accountId, credits);
+    } catch (err) {
+      if (err instanceof DomainError) throw err;
+      this.creditsFailed(caller, 'reserve', err);
+      return { settle: async () => undefined, release: async () => undefined };
+    }
+  }
+
+  private creditsFailed(caller: CallerContext, step: 'reserve' | 'settle', err: unknown): void {
+    this.logger.warn({ requestId: caller.requestId, step, err: (err as Error).message }, 'JSON-RPC credit cap store unavailable');
+  }
+
+  /** Quote, the credit cap and admission (429/402 before any node is called), the wallet service's relay; the billing headers on the reply. */
   private async relay(network: string, body: JsonRpcBody, { caller, request, reply }: RouteCall): Promise<StoredAnswer> {
     const { requestId } = caller;
     const batch = Array.isArray(body);
@@ -106,10 +124,18 @@ export class CryptoRpcController {
       worstCase: { kind: 'rpc', credits: quote.credits } as const,
       ip: request.ip,
     };
-    const result = await this.admission.run(admission, reply, async ({ billing }) => ({
-      result: await this.rpc.send(CRYPTO_RPC.CALL, { caller, billing, network, body }, { requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS }),
-      usage: NO_TOKENS,
-    }));
+    const reservation = await this.reserveCredits(caller, quote.credits);
+    const result = await this.admission
+      .run(admission, reply, async ({ billing }) => ({
+        result: await this.rpc.send(CRYPTO_RPC.CALL, { caller, billing, network, body }, { requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS }),
+        usage: NO_TOKENS,
+      }))
+      .catch(async (err: unknown) => {
+        // refused or failed: nothing was charged, so nothing counts against the cap
+        await reservation.release().catch((cause: unknown) => this.creditsFailed(caller, 'settle', cause));
+        throw err;
+      });
+    await reservation.settle(result.credits).catch((cause: unknown) => this.creditsFailed(caller, 'settle', cause));
     const headers = { [HEADER.rpcCredits]: String(result.credits), [HEADER.rpcCostUsd]: result.costUsd };
     reply.headers(headers);
     return { status: 200, body: result.body, headers };
