@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ffprobePath } from '../../src/engines/ffmpeg/binaries';
+import { ffprobePath } from '@svc/ffmpeg';
 
 export interface Probed {
   codec: string;

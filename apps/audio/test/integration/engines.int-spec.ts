@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { createLogger } from '@svc/logging';
 import { SPEECH_FORMATS, SpeechFormat } from '@svc/contracts';
 import { FliteSpeechEngine } from '../../src/engines/flite/flite-speech.engine';
-import { ffmpegPath } from '../../src/engines/ffmpeg/binaries';
+import { ffmpegPath } from '@svc/ffmpeg';
 import { BadAudioError, probeAudio } from '../../src/engines/ffmpeg/probe';
 import { DebianSphinxDecoder } from '../../src/engines/pocketsphinx/debian-decoder';
 import { PocketsphinxEngine } from '../../src/engines/pocketsphinx/pocketsphinx.engine';

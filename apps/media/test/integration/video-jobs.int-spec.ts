@@ -4,7 +4,7 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { videoFfprobePath as ffprobeBinary } from '../../src/video/engines/diffusion/ffmpeg-binaries';
+import { ffprobePath as ffprobeBinary } from '@svc/ffmpeg';
 import { probeVideo, VideoProbe } from '../../src/video/ffmpeg/probe-video';
 import { dataUrl, Proc, startVideoStack, testClip, VideoStack } from './support/video-stack';
 

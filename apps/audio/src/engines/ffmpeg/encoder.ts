@@ -4,7 +4,7 @@ import { readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { SpeechFormat } from '@svc/contracts';
-import { ffmpegPath } from './binaries';
+import { ffmpegPath } from '@svc/ffmpeg';
 import { atempoChain, OUTPUT_SAMPLE_RATE, SPEECH_FORMATS } from './audio-formats';
 
 export interface EncodeOptions {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ffmpegPath, ffprobePath } from './binaries';
+import { ffmpegPath, ffprobePath } from '@svc/ffmpeg';
 import { runProcess } from '../run-process';
 
 /** Samples per second when counting decoded audio (low: only the length matters). */

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { videoFfprobePath as ffprobeBinary } from '../engines/diffusion/ffmpeg-binaries';
+import { ffprobePath as ffprobeBinary } from '@svc/ffmpeg';
 
 const run = promisify(execFile);
 

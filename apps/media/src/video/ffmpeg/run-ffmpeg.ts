@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { videoFfmpegPath as ffmpegBinary } from '../engines/diffusion/ffmpeg-binaries';
+import { ffmpegPath as ffmpegBinary } from '@svc/ffmpeg';
 
 const STDERR_KEEP = 4_096;
 

@@ -5,7 +5,7 @@ import { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { videoFfmpegPath } from '../../../src/video/engines/diffusion/ffmpeg-binaries';
+import { ffmpegPath } from '@svc/ffmpeg';
 
 /** What the fake server saw of one create request. */
 export interface SeenCreate {
@@ -41,7 +41,7 @@ export class FakeOpenAIVideosServer {
 
   async start(): Promise<void> {
     const file = path.join(os.tmpdir(), `fake-openai-video-${process.pid}.mp4`);
-    await promisify(execFile)(videoFfmpegPath(), [
+    await promisify(execFile)(ffmpegPath(), [
       ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=64x64:rate=24:duration=2'],
       ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', file],
     ]);

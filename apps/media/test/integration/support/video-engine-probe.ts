@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { videoFfmpegPath, videoFfprobePath } from '../../../src/video/engines/diffusion/ffmpeg-binaries';
+import { ffmpegPath, ffprobePath } from '@svc/ffmpeg';
 
 const run = promisify(execFile);
 
@@ -18,7 +18,7 @@ export interface ProbedVideo {
 
 /** What ffprobe reads from a video file's first video stream and container. */
 export async function probeVideo(file: string): Promise<ProbedVideo> {
-  const { stdout } = await run(videoFfprobePath(), ['-v', 'error', '-count_frames', '-show_streams', '-show_format', '-of', 'json', file]);
+  const { stdout } = await run(ffprobePath(), ['-v', 'error', '-count_frames', '-show_streams', '-show_format', '-of', 'json', file]);
   const info = JSON.parse(stdout) as { streams: Array<Record<string, string | number>>; format: { duration: string } };
   const video = info.streams.find((s) => s.codec_type === 'video')!;
   const [num, den] = String(video.r_frame_rate).split('/').map(Number);
@@ -38,7 +38,7 @@ export async function probeVideo(file: string): Promise<ProbedVideo> {
 
 /** Every frame of a video decoded to RGB bytes (small test videos only). */
 export async function decodeFrames(file: string, width: number, height: number): Promise<Buffer[]> {
-  const { stdout } = await run(videoFfmpegPath(), ['-v', 'error', '-i', file, '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], {
+  const { stdout } = await run(ffmpegPath(), ['-v', 'error', '-i', file, '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], {
     encoding: 'buffer',
     maxBuffer: 256 * 1024 * 1024,
   });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import { REPO_ROOT } from '@svc/config';
 import { freePort, ServiceProcess, startKeysBillingStack } from '@svc/testing';
-import { videoFfmpegPath as ffmpegBinary } from '../../../src/video/engines/diffusion/ffmpeg-binaries';
+import { ffmpegPath as ffmpegBinary } from '@svc/ffmpeg';
 
 export type Proc = ServiceProcess;
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { DomainError, ErrorCode } from '@svc/errors';
-import { videoFfmpegPath } from './ffmpeg-binaries';
+import { ffmpegPath } from '@svc/ffmpeg';
 
 export interface Mp4EncoderOptions {
   /** Size of the RGB frames written. */
@@ -38,7 +38,7 @@ export class Mp4Encoder {
       ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', '-r', String(options.fps)],
       options.output,
     ];
-    this.child = spawn(videoFfmpegPath(), args, { stdio: ['pipe', 'ignore', 'pipe'], signal: options.signal });
+    this.child = spawn(ffmpegPath(), args, { stdio: ['pipe', 'ignore', 'pipe'], signal: options.signal });
     this.child.stderr.on('data', (d: Buffer) => this.stderr.length < 20 && this.stderr.push(d.toString()));
     this.child.stdin.on('error', () => undefined);
     this.exited = new Promise((resolve) => {

@@ -2,8 +2,9 @@ import { accessSync, chmodSync, constants } from 'node:fs';
 import path from 'node:path';
 
 /**
- * The static ffmpeg and ffprobe binaries shipped in npm packages. npm runs no install scripts here
- * (.npmrc ignore-scripts), so ffprobe can arrive without its executable bit: fix it on first use.
+ * The static ffmpeg and ffprobe of `@ffmpeg-installer` / `@ffprobe-installer` (or FFMPEG_PATH /
+ * FFPROBE_PATH). npm runs no install scripts here (.npmrc ignore-scripts), so ffprobe can arrive
+ * without its executable bit: it is set on first use.
  */
 function binary(pkg: string, name: string): string {
   const file = path.join(path.dirname(require.resolve(`${pkg}/package.json`)), name);

@@ -1,0 +1,1 @@
+export { ffmpegPath, ffprobePath } from './binaries';
