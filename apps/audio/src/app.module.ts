@@ -4,7 +4,7 @@ import { loadCatalog } from '@svc/catalog';
 import { JobsModule } from '@svc/jobs';
 import { createLogger } from '@svc/logging';
 import { HEALTH_CHECKS, MessagingModule, SERVICE_LOGGER } from '@svc/messaging';
-import { BillingSettler } from '@svc/billing-client';
+import { BillingSettler, settlementJournalProvider } from '@svc/billing-client';
 import { AudioPayloads } from './audio-payloads';
 import { AUDIO_CONFIG, AudioConfig } from './config';
 import { AudioEngineRegistry } from './engines/engine-registry';
@@ -52,6 +52,7 @@ export class AppModule implements OnModuleInit, OnApplicationShutdown {
         AudioJobsService,
         AudioPayloads,
         BillingSettler,
+        settlementJournalProvider(config.SETTLEMENT_JOURNAL_DIR, 'audio', logger),
         { provide: AudioEngineRegistry, useValue: engines },
         { provide: BLOB_STORE, useValue: blobs },
         { provide: CATALOG, useValue: catalog },

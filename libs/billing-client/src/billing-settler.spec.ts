@@ -1,8 +1,12 @@
+import { mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { BILLING, SettleRequest } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { createLogger } from '@svc/logging';
 import { RpcClient } from '@svc/messaging';
 import { BACKLOG_MAX_AGE_MS, BACKLOG_RETRY_MS, BillingSettler, promptTokensOnAbort } from './billing-settler';
+import { SettlementJournal } from './settlement-journal';
 
 /** Records every settlement sent (flattened) and every message (`batches`: the item count of each). */
 function fakeRpc(failures: ErrorCode[]) {
@@ -157,6 +161,48 @@ describe('BillingSettler', () => {
     settler.settle(undefined, 'req', 'completed', null);
     await settler.drain();
     expect(sent).toEqual([]);
+  });
+
+  describe('with a settlement journal', () => {
+    let dir: string;
+    beforeEach(() => (dir = mkdtempSync(path.join(os.tmpdir(), 'settler-journal-'))));
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+    const journal = () => SettlementJournal.open(dir, 'chat', logger)!;
+
+    it('what a process died owing is sent by the next process of the service, once', async () => {
+      // billing never answers this one: it dies (SIGKILL) with both settlements unsent
+      const hung = { send: () => new Promise(() => undefined) } as unknown as RpcClient;
+      const dying = new BillingSettler(hung, logger, journal());
+      dying.settle({ reservationId: 'a' }, 'req-a', 'completed', { kind: 'text', promptTokens: 1, completionTokens: 2 });
+      dying.settle({ reservationId: 'b' }, 'req-b', 'failed', null);
+      // its file, as a process that is gone leaves it (another pid)
+      const [file] = readdirSync(dir);
+      renameSync(path.join(dir, file), path.join(dir, file.replace(/^chat\.\d+-\d+\./, 'chat.4194999-1.')));
+
+      const { rpc, sent } = fakeRpc([]);
+      const next = new BillingSettler(rpc, logger, journal());
+      next.onModuleInit();
+      await next.drain();
+      expect(sent.map((r) => [r.reservationId, r.outcome])).toEqual([
+        ['a', 'completed'],
+        ['b', 'failed'],
+      ]);
+      // delivered: a clean stop leaves nothing to send again
+      await next.onApplicationShutdown();
+      expect(readdirSync(dir).filter((f) => !f.includes(`.${process.pid}-`))).toEqual([]);
+      const again = fakeRpc([]);
+      new BillingSettler(again.rpc, logger, journal()).onModuleInit();
+      expect(again.sent).toEqual([]);
+    });
+
+    it('a settlement billing refuses for good is not sent again by the next process', async () => {
+      const { rpc } = fakeRpc([ErrorCode.Validation]);
+      const settler = new BillingSettler(rpc, logger, journal());
+      settler.settle({ reservationId: 'bad' }, 'req', 'completed', null);
+      await settler.drain();
+      await settler.onApplicationShutdown();
+      expect(readdirSync(dir)).toEqual([]);
+    });
   });
 
   it('reads a prompt count an engine attaches to its abort error, if any', () => {

@@ -1,8 +1,9 @@
-import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationShutdown, OnModuleInit, Optional } from '@nestjs/common';
 import { BILLING, RequestBilling, SETTLE_BATCH_MAX, SettledUsage, SettleOutcome, SettleRequest } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { Logger } from '@svc/logging';
 import { RpcClient, SERVICE_LOGGER } from '@svc/messaging';
+import { SETTLEMENT_JOURNAL, SettlementJournal } from './settlement-journal';
 
 const ATTEMPT_TIMEOUT_MS = 5_000;
 /** Backoff 100 ms doubling to 5 s: about 20 s of retries, inside billing's settle grace (30 s). */
@@ -29,6 +30,8 @@ interface Queued {
   requestId: string;
   /** When it first failed to get through (backlog entries). */
   since?: number;
+  /** Its entry in the settlement journal. */
+  journalId?: number;
 }
 
 /**
@@ -36,11 +39,13 @@ interface Queued {
  * request, so settlement happens even when the gateway died meanwhile. Never delays a response:
  * settlements are queued, sent in batches (one message and one billing transaction for everything
  * settled within SETTLE_FLUSH_MS) and retried (quickly for about 20 s, then from a backlog for up
- * to an hour); settling is idempotent in billing. If one never gets through, the gateway's
- * fallback count or the billing sweeper finalizes the hold.
+ * to an hour); settling is idempotent in billing. Each settlement is written to the service's
+ * SettlementJournal before it is queued, so one the process dies owing is sent by the next process
+ * of the service (onModuleInit). If one never gets through, the gateway's fallback count or the
+ * billing sweeper finalizes the hold.
  */
 @Injectable()
-export class BillingSettler implements OnApplicationShutdown {
+export class BillingSettler implements OnModuleInit, OnApplicationShutdown {
   private readonly pending = new Set<Promise<void>>();
   private queue: Queued[] = [];
   private timer: NodeJS.Timeout | null = null;
@@ -50,7 +55,15 @@ export class BillingSettler implements OnApplicationShutdown {
   constructor(
     private readonly rpc: RpcClient,
     @Inject(SERVICE_LOGGER) private readonly logger: Logger,
+    @Optional() @Inject(SETTLEMENT_JOURNAL) private readonly journal: SettlementJournal | null = null,
   ) {}
+
+  /** Sends again what stopped processes of this service still owed billing (their journals). */
+  onModuleInit(): void {
+    if (!this.journal) return;
+    for (const { request, requestId } of this.journal.claimOrphans()) this.send(request, requestId);
+    this.journal.releaseClaimed();
+  }
 
   settle(billing: RequestBilling | undefined, requestId: string, outcome: SettleOutcome, usage: SettledUsage | null, executionMs?: number): void {
     if (!billing) return;
@@ -62,7 +75,7 @@ export class BillingSettler implements OnApplicationShutdown {
 
   /** Queues any settlement (the gateway's releases of leased requests use it too). */
   send(request: SettleRequest, requestId: string): void {
-    this.queue.push({ request, requestId });
+    this.queue.push({ request, requestId, journalId: this.journal?.append({ request, requestId }) });
     if (this.queue.length >= FLUSH_AT) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), SETTLE_FLUSH_MS);
   }
@@ -118,9 +131,17 @@ export class BillingSettler implements OnApplicationShutdown {
     if (this.backlogTimer) clearTimeout(this.backlogTimer);
     if (this.backlog.length > 0)
       this.logger.error(
-        { reservations: this.backlog.map((q) => q.request.reservationId) },
-        'stopping with settlements billing never took; the sweeper finalizes their holds (those requests go unbilled)',
+        { reservations: this.backlog.map((q) => q.request.reservationId), journal: this.journal !== null },
+        this.journal
+          ? 'stopping with settlements billing never took; the settlement journal keeps them for the next process of this service'
+          : 'stopping with settlements billing never took; the sweeper finalizes their holds (those requests go unbilled)',
       );
+    this.journal?.close();
+  }
+
+  /** Billing took these (or refused them for good, or they were given up on): the journal owes them no more. */
+  private done(batch: Queued[]): void {
+    if (this.journal) this.journal.delivered(batch.flatMap((q) => (q.journalId === undefined ? [] : [q.journalId])));
   }
 
   private flush(): void {
@@ -138,13 +159,14 @@ export class BillingSettler implements OnApplicationShutdown {
     const items = batch.map((q) => q.request);
     const send = () => this.rpc.send(BILLING.SETTLE_BATCH, { items }, { requestId: batch[0].requestId, timeoutMs: ATTEMPT_TIMEOUT_MS });
     const code = await this.attempt(send, attempts);
-    if (code === null) return;
+    if (code === null) return this.done(batch);
     if (batch.length > 1 && !RETRYABLE.has(code)) {
       // One settlement billing refuses must not take the others down with it: send them one by one.
       await Promise.all(batch.map((q) => this.deliver([q], 1)));
       return;
     }
     if (RETRYABLE.has(code)) return this.defer(batch, code);
+    this.done(batch);
     this.logger.warn(
       { requestIds: batch.map((q) => q.requestId), reservations: items.map((i) => i.reservationId), code },
       'billing refused a settlement; the gateway fallback or the billing sweeper will finalize it',
@@ -155,8 +177,10 @@ export class BillingSettler implements OnApplicationShutdown {
   private defer(batch: Queued[], code: ErrorCode): void {
     const now = Date.now();
     const expired = batch.filter((q) => now - (q.since ?? now) >= BACKLOG_MAX_AGE_MS);
-    if (expired.length > 0)
+    if (expired.length > 0) {
       this.logger.error({ reservations: expired.map((q) => q.request.reservationId), code }, 'gave up settling after an hour; those requests go unbilled');
+      this.done(expired);
+    }
     const kept = batch.filter((q) => now - (q.since ?? now) < BACKLOG_MAX_AGE_MS).map((q) => ({ ...q, since: q.since ?? now }));
     if (kept.length === 0) return;
     if (!batch.some((q) => q.since !== undefined))
@@ -166,6 +190,7 @@ export class BillingSettler implements OnApplicationShutdown {
     if (over > 0) {
       const dropped = this.backlog.splice(0, over);
       this.logger.error({ reservations: dropped.map((q) => q.request.reservationId) }, 'settlement backlog full; the oldest go unbilled');
+      this.done(dropped);
     }
     this.backlogTimer ??= setTimeout(() => this.retryBacklog(), BACKLOG_RETRY_MS);
     this.backlogTimer.unref();

@@ -1,2 +1,3 @@
 export * from './billing-settler';
 export * from './billed-stream';
+export * from './settlement-journal';

@@ -1,4 +1,6 @@
+import path from 'node:path';
 import { z } from 'zod';
+import { REPO_ROOT } from './repo-root';
 
 export const DEFAULT_PG_URL = 'postgresql://postgres@127.0.0.1:5432';
 
@@ -36,4 +38,13 @@ export const commonEnv = {
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
   /** Services only: port of their /livez and /readyz probes over HTTP; 0 (default) serves none. */
   HEALTH_PORT: z.coerce.number().int().min(0).max(65_535).default(0),
+  /**
+   * Where a process journals the settlements it owes billing, so that the next process of the
+   * same service sends what a crash left unsent (docs/billing.md, "Crash cases"); `off`: no
+   * journal. Each replica needs a writable directory that outlives its process (a volume).
+   */
+  SETTLEMENT_JOURNAL_DIR: z
+    .string()
+    .min(1)
+    .default(path.join(REPO_ROOT, 'tmp', 'settlements')),
 };

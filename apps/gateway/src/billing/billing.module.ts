@@ -1,7 +1,8 @@
 import { Global, Module } from '@nestjs/common';
 import { Logger } from '@svc/logging';
 import { RpcClient } from '@svc/messaging';
-import { BillingSettler } from '@svc/billing-client';
+import { BillingSettler, openSettlementJournal } from '@svc/billing-client';
+import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { GATEWAY_LOGGER } from '../logger.token';
 import { ACCOUNT_BALANCES } from '../rate-limit/account-balances';
 import { BillingUsageSunsetController } from './billing-usage-sunset.controller';
@@ -20,8 +21,13 @@ import { KeyUsageEnricher } from './key-usage.enricher';
   providers: [
     BillingStage,
     CreditLeases,
-    // Releases of requests admitted under a lease travel in batches, as the services' settlements do.
-    { provide: BillingSettler, inject: [RpcClient, GATEWAY_LOGGER], useFactory: (rpc: RpcClient, logger: Logger) => new BillingSettler(rpc, logger) },
+    // Releases of requests admitted under a lease travel in batches, as the services' settlements do, journaled as theirs are.
+    {
+      provide: BillingSettler,
+      inject: [RpcClient, GATEWAY_LOGGER, GATEWAY_CONFIG],
+      useFactory: (rpc: RpcClient, logger: Logger, config: GatewayConfig) =>
+        new BillingSettler(rpc, logger, openSettlementJournal(config.SETTLEMENT_JOURNAL_DIR, 'gateway', logger)),
+    },
     KeyUsageEnricher,
     { provide: ACCOUNT_BALANCES, useClass: GatewayAccountBalances },
   ],

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { serviceMigrationsDir } from '@svc/database';
 import { createTestDatabase } from '../db';
 import { startPrivateNats } from '../nats/nats-server';
@@ -42,7 +45,9 @@ export async function startKeysBillingStack(name: string): Promise<KeysBillingSt
     const billingDb = await createTestDatabase(`${name}bill`, { migrationsDir: serviceMigrationsDir('billing') });
     stops.push(() => billingDb.drop());
     const adminKey = `svc_${name}_${randomBytes(24).toString('base64url')}`;
-    const common = { NATS_URL: nats.url, REDIS_URL: redis.url, SVC_ADMIN_KEY: adminKey };
+    const journals = path.join(os.tmpdir(), `svc_${name}_settlements_${randomBytes(4).toString('hex')}`);
+    stops.push(() => rmSync(journals, { recursive: true, force: true }));
+    const common = { NATS_URL: nats.url, REDIS_URL: redis.url, SVC_ADMIN_KEY: adminKey, SETTLEMENT_JOURNAL_DIR: journals };
     const processes: ServiceProcess[] = [];
     const start = (processName: string, entry: string, env: Record<string, string> = {}) => {
       const p = startService(processName, entry, { ...common, ...env });

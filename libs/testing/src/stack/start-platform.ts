@@ -1,5 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from '@svc/config';
 import { PrivateNats, startPrivateNats } from '../nats/nats-server';
@@ -48,6 +50,8 @@ export async function startPlatform(options: StartPlatformOptions = {}): Promise
     WALLET_DATABASE_URL: `${pg}/svc_test_e2e_wallet_${runId}`,
     // Rate-limit and abuse counters of concurrent runs must not meet in the shared Redis.
     REDIS_KEY_PREFIX: `svc_test_e2e_${runId}:`,
+    // A platform's own settlement journals: another run's never replay into this one's billing.
+    SETTLEMENT_JOURNAL_DIR: path.join(os.tmpdir(), `svc_test_e2e_settlements_${runId}`),
     SVC_SKIP_BUILD: '1',
     LOG_LEVEL: 'info',
     START_TIMEOUT_MS: String(options.timeoutMs ?? 90_000),
@@ -72,6 +76,7 @@ export async function startPlatform(options: StartPlatformOptions = {}): Promise
       if (child.exitCode === null) process.kill(-(child.pid as number), 'SIGKILL');
     }
     await nats.stop();
+    rmSync(env.SETTLEMENT_JOURNAL_DIR, { recursive: true, force: true });
   };
   try {
     await new Promise<void>((resolve, reject) => {
