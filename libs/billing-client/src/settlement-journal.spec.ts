@@ -10,7 +10,7 @@ const settle = (n: number): SettleRequest => ({
   reservationId: `res-${n}`,
   source: 'service',
   outcome: 'completed',
-  usage: { promptTokens: n, completionTokens: 2 * n },
+  usage: { kind: 'text', promptTokens: n, completionTokens: 2 * n },
 });
 /** A pid no process has (above the kernel's pid_max of 2^22). */
 const DEAD_PID = 4_194_999;
