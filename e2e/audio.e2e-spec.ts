@@ -1,4 +1,12 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import OpenAI, { toFile } from 'openai';
+import { ffmpegPath } from '@svc/ffmpeg';
 import { RunningPlatform, startPlatform } from '@svc/testing';
 
 /**
@@ -10,7 +18,8 @@ describe('audio end to end', () => {
   let client: OpenAI;
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    // the video-transcription test's file server is on this machine: let the SSRF guard reach it
+    platform = await startPlatform({ env: { OUTBOUND_ALLOWLIST: '127.0.0.1' } });
     client = new OpenAI({ baseURL: platform.apiUrl, apiKey: platform.adminKey, maxRetries: 0 });
   }, 150_000);
 
@@ -72,5 +81,103 @@ describe('audio end to end', () => {
     expect(res.headers.get('content-type')).toBe('audio/mpeg');
     expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(1000);
     expect(await (await post('/audio/complete', { model: 'svc-flite', queue_id: queued.queue_id })).json()).toEqual({ success: true });
+  });
+
+  describe('video transcription from a URL', () => {
+    let server: Server;
+    let base = '';
+    let dir = '';
+    const files: Record<string, { type: string; body: Buffer | string }> = {};
+    const balance = async () =>
+      (await fetch(`${platform.apiUrl}/billing/balance`, { headers: { authorization: `Bearer ${platform.adminKey}` } })).headers.get('x-svc-balance-usd');
+    /** The balance once settlements are in: three equal reads 300 ms apart. */
+    const settled = async () => {
+      const reads: (string | null)[] = [];
+      for (let i = 0; i < 40 && !(reads.length >= 3 && reads.slice(-3).every((r) => r === reads.at(-1))); i++) {
+        reads.push(await balance());
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      return reads.at(-1);
+    };
+
+    beforeAll(async () => {
+      dir = mkdtempSync(path.join(os.tmpdir(), 'video-transcription-'));
+      const speech = await client.audio.speech.create({
+        model: 'tts-1',
+        input: 'Thank you very much. The weather is nice today.',
+        voice: 'slt' as never,
+        response_format: 'wav',
+      });
+      writeFileSync(path.join(dir, 'speech.wav'), Buffer.from(await speech.arrayBuffer()));
+      // a short H.264 + AAC video whose sound track is that speech
+      await promisify(execFile)(ffmpegPath(), [
+        '-v',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        'color=c=blue:s=64x64:r=10',
+        '-i',
+        path.join(dir, 'speech.wav'),
+        '-shortest',
+        '-c:v',
+        'libx264',
+        '-pix_fmt',
+        'yuv420p',
+        '-c:a',
+        'aac',
+        '-movflags',
+        '+faststart',
+        path.join(dir, 'talk.mp4'),
+      ]);
+      files['/talk.mp4'] = { type: 'video/mp4', body: readFileSync(path.join(dir, 'talk.mp4')) };
+      files['/watch'] = { type: 'text/html; charset=utf-8', body: '<!doctype html><title>A video page</title>' };
+      server = createServer((req, res) => {
+        const file = files[req.url ?? ''];
+        if (!file) return void res.writeHead(404).end('not here');
+        res.writeHead(200, { 'content-type': file.type }).end(file.body);
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    }, 60_000);
+
+    afterAll(async () => {
+      await new Promise((resolve) => server?.close(resolve));
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it("answers the reference's {transcript, lang} for a video file, billed per second of its audio", async () => {
+      const before = await settled();
+      const res = await post('/video/transcriptions', { url: `${base}/talk.mp4` });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { transcript: string; lang: string };
+      expect(Object.keys(body).sort()).toEqual(['lang', 'transcript']);
+      expect(body.transcript).toMatch(/thank you/);
+      expect(body.lang).toBe('en');
+      expect(Number(await settled())).toBeLessThan(Number(before));
+    });
+
+    it('answers text/plain for response_format text', async () => {
+      const res = await post('/video/transcriptions', { url: `${base}/talk.mp4`, response_format: 'text' });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+      expect(await res.text()).toMatch(/weather/);
+    });
+
+    it('refuses a web page, a missing file and a private address with a 400 naming url, charging nothing', async () => {
+      const before = await settled();
+      for (const [url, message] of [
+        [`${base}/watch`, /answered text\/html, not a media file.*YouTube/],
+        [`${base}/nothing.mp4`, /HTTP 404/],
+        ['http://10.0.0.1/talk.mp4', /could not be fetched/],
+        ['ftp://example.com/talk.mp4', /http\(s\) URL/],
+      ] as const) {
+        const res = await post('/video/transcriptions', { url });
+        expect(res.status).toBe(400);
+        const body = (await res.json()) as { details: { url: { _errors: string[] } } };
+        expect(body.details.url._errors.join(' ')).toMatch(message);
+      }
+      expect(await settled()).toBe(before);
+    });
   });
 });

@@ -208,6 +208,7 @@ describe('tenant isolation: two accounts on each other’s resources', () => {
         'POST /audio/speech',
         'POST /audio/transcriptions',
         'POST /audio/translations',
+        'POST /video/transcriptions',
         'POST /augment/search',
         'POST /augment/scrape',
         'POST /augment/text-parser',

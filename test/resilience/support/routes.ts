@@ -144,6 +144,8 @@ export function gatewayRoutes(fixtures: { png: Buffer; wav: Buffer }): Route[] {
         { name: 'response_format', value: 'json' },
       ],
     },
+    // A private address: the SSRF guard refuses it (400 naming url) before any credit is asked for.
+    { method: 'POST', path: '/video/transcriptions', baseline: 400, json: { url: 'http://10.0.0.1/talk.mp4' } },
     // The embedded Flite cannot clone a voice: a 400 saying so, before any credit is asked for.
     {
       method: 'POST',

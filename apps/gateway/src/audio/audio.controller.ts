@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { BlobStore } from '@svc/blob-store';
-import { Catalog, ModelDefinition } from '@svc/catalog';
+import { ModelDefinition } from '@svc/catalog';
 import { AUDIO, CallerContext, SpeechParams } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { HEADER } from '@svc/headers';
@@ -11,8 +11,7 @@ import { AuthenticatedRequest, Caller } from '../auth/auth.decorators';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { parseBody } from '../http/parse-body';
 import { plainBody } from '../image/multipart-body';
-import { CATALOG } from '../models/models.tokens';
-import { AUDIO_BLOBS, packUpload, unpackAudio } from './audio-blobs';
+import { AUDIO_BLOBS, unpackAudio } from './audio-blobs';
 import {
   checkSpokenLanguage,
   formatFor,
@@ -26,6 +25,7 @@ import {
 } from './audio-request.dto';
 import { AudioStreamer } from './audio-streamer';
 import { formatTranscript } from './transcription-format';
+import { TranscriptionRunner } from './transcription-runner';
 
 const CONTENT_TYPES: Record<SpeechParams['response_format'], string> = {
   mp3: 'audio/mpeg',
@@ -35,7 +35,6 @@ const CONTENT_TYPES: Record<SpeechParams['response_format'], string> = {
   wav: 'audio/wav',
   pcm: 'audio/pcm',
 };
-const DEFAULT_MAX_FILE_BYTES = 25 * 1024 * 1024;
 
 @Controller('audio')
 export class AudioController {
@@ -44,8 +43,8 @@ export class AudioController {
     private readonly admission: AdmissionService,
     private readonly streamer: AudioStreamer,
     @Inject(AUDIO_BLOBS) private readonly blobs: BlobStore,
-    @Inject(CATALOG) private readonly catalog: Catalog,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    private readonly runner: TranscriptionRunner,
   ) {}
 
   @Post('speech')
@@ -124,42 +123,16 @@ export class AudioController {
     input: { file: Buffer; model: string; response_format: TranscriptFormat; language?: string },
     options: { task: 'transcribe' | 'translate'; granularities: string[]; timestamps: boolean },
   ): Promise<unknown> {
-    const { caller, reply } = call;
     const model = this.model(input.model, 'asr');
     if (options.task === 'translate') checkSpokenLanguage(model, input.language);
-    const maxBytes = limitOf(model, 'max_file_bytes', DEFAULT_MAX_FILE_BYTES);
-    if (input.file.length > maxBytes)
-      throw new DomainError(ErrorCode.PayloadTooLarge, `The audio file is ${input.file.length} bytes; ${model.id} accepts at most ${maxBytes}.`);
     const timestamps = options.timestamps || options.granularities.length > 0 || !['json', 'text'].includes(input.response_format);
-    const admission = this.admission.forModel(call, model);
-
-    const audio = await packUpload(this.blobs, input.file, this.config.INFERENCE_TIMEOUT_MS);
-    let admitted = false;
-    try {
-      // The audio service measures the duration (and refuses what is not audio) before anything is reserved.
-      const probe = await this.rpc.send(AUDIO.PROBE, { caller, model: model.id, audio, keep: true }, { requestId: caller.requestId });
-      const result = await admission.run({ kind: 'asr', audioMs: probe.durationMs }, async ({ billing }) => {
-        admitted = true;
-        const params = { model: model.id, timestamps, language: input.language, task: options.task };
-        const transcribed = await this.rpc.send(
-          AUDIO.TRANSCRIBE,
-          { caller, params, audio, billing },
-          { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS },
-        );
-        return { result: transcribed, usage: NO_TOKENS };
-      });
-      const formatted = formatTranscript(result, input.response_format, options);
-      if (formatted.contentType) reply.header(HEADER.contentType, formatted.contentType);
-      return formatted.body;
-    } finally {
-      if (!admitted && 'blobId' in audio) await this.blobs.delete(audio.blobId).catch(() => undefined);
-    }
+    const result = await this.runner.transcribe(call, model, input.file, { timestamps, language: input.language, task: options.task });
+    const formatted = formatTranscript(result, input.response_format, options);
+    if (formatted.contentType) call.reply.header(HEADER.contentType, formatted.contentType);
+    return formatted.body;
   }
 
   private model(requested: string, type: 'tts' | 'asr'): ModelDefinition {
-    const model = this.catalog.resolve(requested, type);
-    if (!model)
-      throw new DomainError(ErrorCode.ModelNotFound, `Model "${requested}" does not exist or is not a ${type} model. See GET /api/v1/models?type=${type}.`);
-    return model;
+    return this.runner.model(requested, type);
   }
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { characterSlugSchema, keyIdSchema } from '@svc/contracts';
 import { createKeySchema, deleteKeyQuery, updateKeySchema } from '../api-keys/api-keys.dto';
 import { completeAudioSchema, queueAudioSchema, quoteAudioSchema, retrieveAudioSchema, speechRequestSchema } from '../audio/audio-request.dto';
+import { videoTranscriptionRequestSchema } from '../audio/video-transcription.dto';
 import { transcriptionRequestSchema, translationRequestSchema } from '../audio/audio-request.dto';
 import { cloneVoiceSchema } from '../audio/voices.controller';
 import { augmentScrapeSchema, augmentSearchSchema, textParserSchema } from '../augment/augment-request.dto';
@@ -168,6 +169,14 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     body: translationRequestSchema,
     bodyTypes: ['multipart/form-data'],
     answers: TRANSCRIPTS,
+  },
+  'POST /video/transcriptions': {
+    summary: 'Transcript of a video (or audio) file at a URL, fetched through the SSRF guard; not web pages',
+    access: 'key',
+    billed: true,
+    body: videoTranscriptionRequestSchema,
+    answers: ['application/json', 'text/plain'],
+    errors: [413],
   },
   'POST /audio/voices': { summary: 'Clone a voice from a sample', access: 'key', body: cloneVoiceSchema, bodyTypes: ['multipart/form-data'] },
   'POST /audio/quote': { summary: 'Price of an audio job', access: 'public', local: true, body: quoteAudioSchema },
