@@ -26,6 +26,8 @@ const arg = (name) => {
 const modelsDir = process.env.SVC_MODELS_DIR ?? path.join(root, 'models');
 const catalog = loadCatalog();
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+/** Chat requests per row (--requests). */
+const REQUESTS = Number(arg('requests') ?? 12);
 const PROMPTS = ['What is a lantern?', 'Tell me about the sea.', 'Give me a verse about mercy.', 'Tell me something wise.', 'What does it mean to wander?', 'What is a river?'];
 const results = { date: new Date().toISOString(), host: { cpus: os.cpus().length, model: os.cpus()[0]?.model, load: os.loadavg().map((v) => +v.toFixed(2)) }, rows: [] };
 const row = (r) => {
@@ -33,8 +35,8 @@ const row = (r) => {
   process.stderr.write(`[bench] ${JSON.stringify(r)}\n`);
 };
 
-async function chatDirect(concurrency, gguf) {
-  const model = gguf ? { id: path.basename(gguf), engine: { file: path.resolve(gguf), contextSize: 2048 } } : catalog.resolve('default', 'text');
+async function chatDirect(concurrency, gguf, contextSize = 2048) {
+  const model = gguf ? { id: path.basename(gguf), engine: { file: path.resolve(gguf), contextSize } } : catalog.resolve('default', 'text');
   const modelPath = path.resolve(modelsDir, model.engine.file);
   const engine = new EmbeddedLlamaEngine({ modelPath, contextSize: model.engine.contextSize ?? 256, maxParallel: concurrency, maxQueue: 64, logger: quiet });
   await engine.ready();
@@ -42,7 +44,7 @@ async function chatDirect(concurrency, gguf) {
   const started = performance.now();
   let tokens = 0;
   const jobs = [];
-  for (let i = 0; i < 12; i++) {
+  for (let i = 0; i < REQUESTS; i++) {
     jobs.push(
       engine
         .generate({ messages: [{ role: 'user', content: PROMPTS[i % PROMPTS.length] }], maxTokens: 96, temperature: 0.8, seed: i, signal: new AbortController().signal })
@@ -52,11 +54,11 @@ async function chatDirect(concurrency, gguf) {
   await Promise.all(jobs);
   const s = (performance.now() - started) / 1000;
   await engine.close();
-  row({ model: model.id, path: 'engine', concurrency, requests: 12, completionTokens: tokens, seconds: +s.toFixed(2), tokensPerSecond: +(tokens / s).toFixed(0) });
+  row({ model: model.id, path: 'engine', concurrency, requests: REQUESTS, completionTokens: tokens, seconds: +s.toFixed(2), tokensPerSecond: +(tokens / s).toFixed(0) });
 }
 
-async function chatApi(url, key, concurrency) {
-  const model = catalog.resolve('default', 'text');
+async function chatApi(url, key, concurrency, modelId) {
+  const model = modelId ? { id: modelId } : catalog.resolve('default', 'text');
   const once = async (i) => {
     const res = await fetch(`${url}/api/v1/chat/completions`, {
       method: 'POST',
@@ -69,12 +71,12 @@ async function chatApi(url, key, concurrency) {
   await once(0);
   const started = performance.now();
   let tokens = 0;
-  const queue = Array.from({ length: 12 }, (_, i) => i);
+  const queue = Array.from({ length: REQUESTS }, (_, i) => i);
   await Promise.all(Array.from({ length: concurrency }, async () => {
     while (queue.length) tokens += await once(queue.shift());
   }));
   const s = (performance.now() - started) / 1000;
-  row({ model: model.id, path: 'api', concurrency, requests: 12, completionTokens: tokens, seconds: +s.toFixed(2), tokensPerSecond: +(tokens / s).toFixed(0) });
+  row({ model: model.id, path: 'api', concurrency, requests: REQUESTS, completionTokens: tokens, seconds: +s.toFixed(2), tokensPerSecond: +(tokens / s).toFixed(0) });
 }
 
 async function image() {
@@ -149,13 +151,15 @@ if (!only || only === 'chat') {
   await chatDirect(1);
   await chatDirect(2);
   // another chat GGUF, e.g. the chat model v2 before it serves: --chat-gguf tmp/zoo/chat-v2-run/svc-zoo-chat-v2.gguf
+  // --chat-gguf-context: its context (v1: 256)
   if (arg('chat-gguf')) {
-    await chatDirect(1, arg('chat-gguf'));
-    await chatDirect(2, arg('chat-gguf'));
+    await chatDirect(1, arg('chat-gguf'), Number(arg('chat-gguf-context') ?? 2048));
+    await chatDirect(2, arg('chat-gguf'), Number(arg('chat-gguf-context') ?? 2048));
   }
-  if (url) {
-    await chatApi(url, key, 1);
-    await chatApi(url, key, 2);
+  // --api-models a,b: these model ids of the running platform (default: its default text model)
+  for (const modelId of url ? (arg('api-models')?.split(',') ?? [undefined]) : []) {
+    await chatApi(url, key, 1, modelId);
+    await chatApi(url, key, 2, modelId);
   }
 }
 if (!only || only === 'image') {
