@@ -164,7 +164,8 @@ export const imageConstraintsSchema = z
     supportsOptimizePromptThinking: z.boolean().default(false),
     /** Edit models: whether `POST /image/multi-edit` takes several images, and at most how many (default 3). */
     combineImages: z.boolean().default(false),
-    maxInputImages: z.number().int().positive().optional(),
+    /** At most 16: the files one multipart form may carry (apps/gateway/src/http/multipart.ts). */
+    maxInputImages: z.number().int().positive().max(16).optional(),
   })
   .passthrough();
 export type ImageConstraints = z.infer<typeof imageConstraintsSchema>;

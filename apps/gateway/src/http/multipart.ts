@@ -6,6 +6,8 @@ import { assertBodyDepth } from './body-depth';
 
 /** Largest uploaded file; above it the request fails with 413. */
 export const MULTIPART_FILE_LIMIT_BYTES = 32 * 1024 * 1024;
+/** Files in one form: the most input images a model may take (OpenAI's image edits take up to 16; catalog `maxInputImages`). */
+export const MULTIPART_MAX_FILES = 16;
 
 interface Part {
   type: 'file' | 'field';
@@ -26,7 +28,7 @@ interface Part {
  */
 export async function registerMultipart(app: NestFastifyApplication, bodyLimitBytes: number): Promise<void> {
   await app.register(multipart as never, {
-    limits: { fileSize: MULTIPART_FILE_LIMIT_BYTES, files: 4, fields: 64, fieldSize: bodyLimitBytes, parts: 80 },
+    limits: { fileSize: MULTIPART_FILE_LIMIT_BYTES, files: MULTIPART_MAX_FILES, fields: 64, fieldSize: bodyLimitBytes, parts: 80 },
   });
   app
     .getHttpAdapter()
@@ -72,7 +74,7 @@ function multipartError(err: unknown): DomainError {
     case 'FST_PARTS_LIMIT':
     case 'FST_FILES_LIMIT':
     case 'FST_FIELDS_LIMIT':
-      return new DomainError(ErrorCode.PayloadTooLarge, 'The form has too many parts (at most 4 files, 64 fields, 80 parts).');
+      return new DomainError(ErrorCode.PayloadTooLarge, `The form has too many parts (at most ${MULTIPART_MAX_FILES} files, 64 fields, 80 parts).`);
     case 'FST_INVALID_JSON_FIELD_ERROR':
       return new DomainError(ErrorCode.MalformedJson, 'A form field declared as application/json is not valid JSON.');
     case 'FST_PROTO_VIOLATION':
