@@ -2,7 +2,7 @@ import path from 'node:path';
 import { privateKeyToAccount } from 'viem/accounts';
 import { REPO_ROOT } from '@svc/config';
 import { formatAmount } from '@svc/pricing';
-import { operatorCli, RunningPlatform, startFakeOpenAiUpstream, startPlatform } from '@svc/testing';
+import { jsonHttp, operatorCli, RunningPlatform, startFakeOpenAiUpstream, startPlatform } from '@svc/testing';
 import {
   BASE_PAY_TO,
   BASE_USDC,
@@ -34,14 +34,7 @@ describe('the 402 of a wallet short of credit', () => {
   const facilitator = new FacilitatorDouble();
   const bob = privateKeyToAccount(EVM_KEYS.bob);
 
-  const post = async (pathname: string, headers: Record<string, string>, body: unknown) => {
-    const res = await fetch(`${platform.apiUrl}${pathname}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    });
-    return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, any> };
-  };
+  const { post } = jsonHttp(() => platform.apiUrl);
   const chatBody = { model: MODEL, messages: [{ role: 'user', content: 'Say something.' }], max_tokens: 8 };
   const chat = (headers: Record<string, string>) => post('/chat/completions', headers, chatBody);
   const asBob = async () => ({ 'sign-in-with-x': await evmSignIn(EVM_KEYS.bob, PUBLIC_URL) });

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { privateKeyToAccount } from 'viem/accounts';
 import { REPO_ROOT } from '@svc/config';
-import { operatorCli, RunningPlatform, startFakeOpenAiUpstream, startPlatform } from '@svc/testing';
+import { jsonHttp, operatorCli, RunningPlatform, startFakeOpenAiUpstream, startPlatform } from '@svc/testing';
 import { BASE_PAY_TO, BASE_USDC, EVM_KEYS, evmPayment, evmSignIn, FacilitatorDouble, tampered } from '@svc/testing/wallet';
 
 const PUBLIC_URL = 'https://api.x402-e2e.test';
@@ -20,18 +20,7 @@ describe('x402 top-ups on the whole platform', () => {
   const facilitator = new FacilitatorDouble();
   const alice = privateKeyToAccount(EVM_KEYS.alice);
 
-  const post = async (pathname: string, headers: Record<string, string>, body?: unknown) => {
-    const res = await fetch(`${platform.apiUrl}${pathname}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body ?? {}),
-    });
-    return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, any> };
-  };
-  const get = async (pathname: string, headers: Record<string, string>) => {
-    const res = await fetch(`${platform.apiUrl}${pathname}`, { headers });
-    return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, any> };
-  };
+  const { post, get } = jsonHttp(() => platform.apiUrl);
   const topUp = (header: string, name = 'payment-signature') => post('/x402/top-up', { [name]: header });
   const signedIn = async () => ({ 'sign-in-with-x': await evmSignIn(EVM_KEYS.alice, PUBLIC_URL) });
   /** JSON numbers of USD as nano-USD, to compare without float error. */

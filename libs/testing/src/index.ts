@@ -15,3 +15,4 @@ export * from './bench/start-bench-process';
 export * from './errors/domain-error-of';
 export * from './files/sha256-sums';
 export * from './stack/operator-cli';
+export * from './stack/json-http';

@@ -4,7 +4,8 @@ import { RpcClient } from '@svc/messaging';
 import { AdminOnly, Caller } from '../auth/auth.decorators';
 import { KeyUsageEnricher } from '../billing/key-usage.enricher';
 import { parseBody } from '../http/parse-body';
-import { createKeySchema, deleteKeyQuery, toLimits, updateKeySchema } from './api-keys.dto';
+import { createKeySchema, deleteKeyQuery, newKeySettings, toLimits, updateKeySchema } from './api-keys.dto';
+import { createdKeyData } from './created-key';
 
 /** API key management for the caller's account. ADMIN keys only. */
 @AdminOnly()
@@ -31,34 +32,8 @@ export class ApiKeysController {
   @Post()
   async create(@Body() body: unknown, @Caller() caller: CallerContext) {
     const input = parseBody(createKeySchema, body);
-    const { apiKey, data } = await this.rpc.send(
-      KEYS.CREATE,
-      {
-        accountId: caller.accountId,
-        apiKeyType: input.apiKeyType,
-        description: input.description,
-        expiresAt: input.expiresAt ?? null,
-        consumptionLimits: toLimits(input.consumptionLimit),
-        limitPeriod: input.limitPeriod,
-        modelPrivacy: input.modelPrivacy,
-      },
-      { requestId: caller.requestId },
-    );
-    return {
-      success: true,
-      data: {
-        id: data.id,
-        apiKey,
-        apiKeyType: data.apiKeyType,
-        description: data.description,
-        expiresAt: data.expiresAt,
-        consumptionLimit: data.consumptionLimits,
-        limitPeriod: data.limitPeriod,
-        modelPrivacy: data.modelPrivacy,
-        last6Chars: data.last6Chars,
-        createdAt: data.createdAt,
-      },
-    };
+    const { apiKey, data } = await this.rpc.send(KEYS.CREATE, { accountId: caller.accountId, ...newKeySettings(input) }, { requestId: caller.requestId });
+    return { success: true, data: { ...createdKeyData({ apiKey, data }), last6Chars: data.last6Chars, createdAt: data.createdAt } };
   }
 
   @Patch()

@@ -42,3 +42,15 @@ export const deleteKeyQuery = z.object({ id: keyIdSchema.min(1, 'Required') });
 export function toLimits(input: z.infer<typeof consumptionLimit> | undefined): ConsumptionLimits {
   return { usd: input?.usd ?? null, diem: input?.diem ?? input?.vcu ?? null };
 }
+
+/** A new key's settings from a create body (`POST /api_keys`, `POST /api_keys/generate_web3_key`), as the keys service takes them. */
+export function newKeySettings(input: z.infer<typeof createKeySchema>) {
+  return {
+    apiKeyType: input.apiKeyType,
+    description: input.description,
+    expiresAt: input.expiresAt ?? null,
+    consumptionLimits: toLimits(input.consumptionLimit),
+    limitPeriod: input.limitPeriod,
+    modelPrivacy: input.modelPrivacy,
+  };
+}

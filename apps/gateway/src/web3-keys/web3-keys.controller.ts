@@ -2,7 +2,8 @@ import { Body, Controller, Get, HttpCode, HttpStatus, Post, Req } from '@nestjs/
 import { FastifyRequest } from 'fastify';
 import { WALLET_AUTH } from '@svc/contracts';
 import { QUICK_CALL_IDLE_MS, RpcClient } from '@svc/messaging';
-import { toLimits } from '../api-keys/api-keys.dto';
+import { newKeySettings } from '../api-keys/api-keys.dto';
+import { createdKeyData } from '../api-keys/created-key';
 import { Public } from '../auth/auth.decorators';
 import { parseBody } from '../http/parse-body';
 import { generateWeb3KeySchema } from './web3-keys.dto';
@@ -30,31 +31,12 @@ export class Web3KeysController {
   @HttpCode(HttpStatus.OK)
   async create(@Body() body: unknown, @Req() request: FastifyRequest) {
     const input = parseBody(generateWeb3KeySchema, body);
-    const key = {
-      apiKeyType: input.apiKeyType,
-      description: input.description,
-      expiresAt: input.expiresAt ?? null,
-      consumptionLimits: toLimits(input.consumptionLimit),
-      limitPeriod: input.limitPeriod,
-      modelPrivacy: input.modelPrivacy,
-    };
-    const { apiKey, data } = await this.rpc.send(
+    const key = newKeySettings(input);
+    const created = await this.rpc.send(
       WALLET_AUTH.WEB3_KEY_CREATE,
       { address: input.address, signature: input.signature, token: input.token, key },
       { requestId: request.id, ...WALLET_CALL },
     );
-    return {
-      success: true,
-      data: {
-        id: data.id,
-        apiKey,
-        apiKeyType: data.apiKeyType,
-        description: data.description,
-        expiresAt: data.expiresAt,
-        consumptionLimit: data.consumptionLimits,
-        limitPeriod: data.limitPeriod,
-        modelPrivacy: data.modelPrivacy,
-      },
-    };
+    return { success: true, data: createdKeyData(created) };
   }
 }
