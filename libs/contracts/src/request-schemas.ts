@@ -28,7 +28,14 @@ import { EMBEDDINGS } from './embeddings/subjects';
 import { imageBackgroundRemoveRequestSchema, imageEditRequestSchema, imageGenerateRequestSchema, imageUpscaleRequestSchema } from './media/schemas';
 import { MEDIA } from './media/subjects';
 import { RpcRequest, RpcSubject } from './rpc';
-import { downloadVideoRequestSchema, probeVideoRequestSchema, queueVideoRequestSchema, retrieveVideoRequestSchema, videoJobRefSchema } from './video/schemas';
+import {
+  downloadVideoRequestSchema,
+  probeAudioClipRequestSchema,
+  probeVideoRequestSchema,
+  queueVideoRequestSchema,
+  retrieveVideoRequestSchema,
+  videoJobRefSchema,
+} from './video/schemas';
 import { VIDEO } from './video/subjects';
 
 /**
@@ -67,6 +74,7 @@ export const REQUEST_SCHEMAS = {
   [AUGMENT.SCRAPE]: augmentScrapeRequestSchema,
   [AUGMENT.PARSE_TEXT]: augmentParseTextRequestSchema,
   [VIDEO.PROBE]: probeVideoRequestSchema,
+  [VIDEO.PROBE_AUDIO]: probeAudioClipRequestSchema,
   [VIDEO.QUEUE]: queueVideoRequestSchema,
   [VIDEO.RETRIEVE]: retrieveVideoRequestSchema,
   [VIDEO.COMPLETE]: videoJobRefSchema,

@@ -15,8 +15,10 @@ import { usageOf } from './video-job-plan';
 export const VIDEO_BLOBS = Symbol('VIDEO_BLOBS');
 export const VIDEO_URL_FETCHER = Symbol('VIDEO_URL_FETCHER');
 
-/** Reference videos: each 2 to 15 s, together at most 15 s (the spec's queue table). */
+/** Reference videos and audio clips: each 2 to 15 s, together at most 15 s (the spec's queue table). */
 export const REFERENCE_VIDEO_SECONDS = { min: 2, max: 15, total: 15 } as const;
+/** Reference audio clips: the same bounds as videos, WAV or MP3 (the reference's `reference_audio_urls`). */
+const REFERENCE_AUDIO_FORMATS = new Set(['wav', 'mp3']);
 
 /** The gateway's side of video jobs that is not HTTP: models, inputs, probing and prices. */
 @Injectable()
@@ -59,19 +61,23 @@ export class VideoJobsGateway {
   /** Every reference video measured: each 2 to 15 s, at most 15 s together; their total seconds. */
   async referenceSeconds(caller: CallerContext, urls: string[]): Promise<number | undefined> {
     if (urls.length === 0) return undefined;
-    let total = 0;
+    const lengths: number[] = [];
+    for (const [i, url] of urls.entries()) lengths.push((await this.measure(caller, `reference_video_urls.${i}`, url)).seconds);
+    return checkLengths('reference_video_urls', lengths);
+  }
+
+  /** Every reference audio clip measured by the media service: WAV or MP3, each 2 to 15 s, at most 15 s together. */
+  async checkReferenceAudio(caller: CallerContext, urls: string[]): Promise<void> {
+    const lengths: number[] = [];
     for (const [i, url] of urls.entries()) {
-      const { seconds } = await this.measure(caller, `reference_video_urls.${i}`, url);
-      if (seconds < REFERENCE_VIDEO_SECONDS.min || seconds > REFERENCE_VIDEO_SECONDS.max)
-        throw invalid(
-          ['reference_video_urls', i],
-          `must be ${REFERENCE_VIDEO_SECONDS.min} to ${REFERENCE_VIDEO_SECONDS.max} seconds long (it is ${seconds.toFixed(1)} s)`,
-        );
-      total += seconds;
+      const blob = await this.park(['reference_audio_urls', i], url);
+      const { seconds, format } = await this.rpc
+        .send(VIDEO.PROBE_AUDIO, { caller, audio: blob, field: `reference_audio_urls.${i}` }, { requestId: caller.requestId })
+        .finally(() => this.blobs.delete(blob.blobId).catch(() => false));
+      if (!REFERENCE_AUDIO_FORMATS.has(format)) throw invalid(['reference_audio_urls', i], `must be WAV or MP3 audio (it is ${format})`);
+      lengths.push(seconds);
     }
-    if (total > REFERENCE_VIDEO_SECONDS.total)
-      throw invalid(['reference_video_urls'], `must be at most ${REFERENCE_VIDEO_SECONDS.total} seconds together (they are ${total.toFixed(1)} s)`);
-    return total;
+    checkLengths('reference_audio_urls', lengths);
   }
 
   /** The usage a request is billed for; bad pricing input is a 400 naming its field. */
@@ -91,6 +97,16 @@ export class VideoJobsGateway {
       throw asHttpError(err);
     }
   }
+}
+
+/** Reference clips: each 2 to 15 s, at most 15 s together (a 400 naming the clip or the field); their total seconds. */
+function checkLengths(field: 'reference_video_urls' | 'reference_audio_urls', lengths: number[]): number {
+  const { min, max, total } = REFERENCE_VIDEO_SECONDS;
+  for (const [i, seconds] of lengths.entries())
+    if (seconds < min || seconds > max) throw invalid([field, i], `must be ${min} to ${max} seconds long (it is ${seconds.toFixed(1)} s)`);
+  const sum = lengths.reduce((a, b) => a + b, 0);
+  if (sum > total) throw invalid([field], `must be at most ${total} seconds together (they are ${sum.toFixed(1)} s)`);
+  return sum;
 }
 
 function asHttpError(err: unknown): unknown {

@@ -74,6 +74,7 @@ export class VideoController {
       if (image) parked.push(image);
       const source = video ? await this.videos.probe(caller, video) : undefined;
       const referenceSeconds = await this.videos.referenceSeconds(caller, input.reference_video_urls ?? []);
+      await this.videos.checkReferenceAudio(caller, input.reference_audio_urls ?? []);
       const usage = this.videos.usage(model, constraints, input, source, referenceSeconds);
       this.videos.price(model, usage); // a model that cannot be priced is refused before any hold
       const job = { ...jobSpecOf(model, constraints, input, source, referenceSeconds), video, image };

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ffprobePath as ffprobeBinary } from '@svc/ffmpeg';
 import { probeVideo, VideoProbe } from '../../src/video/ffmpeg/probe-video';
-import { dataUrl, Proc, startVideoStack, testClip, VideoStack } from './support/video-stack';
+import { dataUrl, Proc, startVideoStack, testClip, testTone, VideoStack } from './support/video-stack';
 
 let stack: VideoStack;
 let server: Server;
@@ -352,6 +352,22 @@ describe('POST /video/queue: every 400 of the spec table', () => {
       { ...refs, reference_video_urls: [dataUrl(testClip({ width: 32, height: 32, seconds: 8 })), dataUrl(testClip({ width: 32, height: 32, seconds: 8 }))] },
       'reference_video_urls',
     ],
+    [
+      'reference audio shorter than 2 s',
+      { ...refs, reference_image_urls: [img], reference_audio_urls: [dataUrl(testTone(1), 'audio/wav')] },
+      'reference_audio_urls',
+    ],
+    [
+      'reference audio over 15 s together',
+      { ...refs, reference_image_urls: [img], reference_audio_urls: [dataUrl(testTone(8), 'audio/wav'), dataUrl(testTone(8, 'mp3'), 'audio/mpeg')] },
+      'reference_audio_urls',
+    ],
+    [
+      'reference audio that is Ogg, not WAV or MP3',
+      { ...refs, reference_image_urls: [img], reference_audio_urls: [dataUrl(testTone(3, 'ogg'), 'audio/ogg')] },
+      'reference_audio_urls',
+    ],
+    ['reference audio that is not audio', { ...refs, reference_image_urls: [img], reference_audio_urls: [img] }, 'reference_audio_urls'],
     ['audio_url on a model without audio input', { ...zoo, audio_url: dataUrl(Buffer.from('x'), 'audio/wav') }, 'audio_url'],
     ['data URL that is not base64', { ...up, video_url: 'data:video/mp4,abc' }, 'video_url'],
     ['an unknown field', { ...zoo, colour: 'red' }, ''],
@@ -362,12 +378,15 @@ describe('POST /video/queue: every 400 of the spec table', () => {
     if (field) expect(json.details[field]).toBeDefined();
   });
 
-  it('accepts the omni_reference_task_type aliases and valid keyframes and mentions (then charges the quote)', async () => {
+  it('accepts the omni_reference_task_type aliases, valid keyframes, mentions and reference audio (then charges the quote)', async () => {
     const body = {
       ...refs,
       prompt: '@Element1 in @Image1',
       elements: [{ name: 'cat' }],
       scene_image_urls: [img],
+      reference_image_urls: [img],
+      // WAV and MP3, each 2 to 15 s, 6 s together
+      reference_audio_urls: [dataUrl(testTone(3), 'audio/wav'), dataUrl(testTone(3, 'mp3'), 'audio/mpeg')],
       keyframes: [{ frame_index: 0 }, { frame_index: 120 }],
     };
     for (const alias of ['editing', 'extension']) {

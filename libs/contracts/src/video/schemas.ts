@@ -9,6 +9,9 @@ const queueId = z.string().min(1).max(100);
 /** `media.cmd.video-probe` (ProbeVideoRequest). */
 export const probeVideoRequestSchema = z.looseObject({ caller: callerContextSchema, video: blobRefSchema });
 
+/** `media.cmd.audio-probe` (ProbeAudioClipRequest). */
+export const probeAudioClipRequestSchema = z.looseObject({ caller: callerContextSchema, audio: blobRefSchema, field: z.string().min(1).max(64) });
+
 /** `media.cmd.video-queue` (QueueVideoRequest). */
 export const queueVideoRequestSchema = z.looseObject({
   caller: callerContextSchema,

@@ -21,6 +21,19 @@ export interface ProbeVideoReply {
   codec: string;
 }
 
+/** `media.cmd.audio-probe`: a reference audio clip's length and container (the queue's 2-15 s WAV/MP3 rule). */
+export interface ProbeAudioClipRequest {
+  caller: CallerContext;
+  audio: VideoBlob;
+  /** The request field it came from (`reference_audio_urls.0`), named by a refusal. */
+  field: string;
+}
+export interface ProbeAudioClipReply {
+  seconds: number;
+  /** ffprobe's container name: `wav`, `mp3`, `ogg`, ... */
+  format: string;
+}
+
 /** A job as the gateway resolved it: the engine's request (apps/media/src/video/engines/video-engine.ts) with its inputs as blobs. */
 export interface VideoJobSpec {
   model: string;

@@ -55,6 +55,22 @@ export async function probeVideo(file: string, signal?: AbortSignal): Promise<Vi
   };
 }
 
+/** An audio file's length and ffprobe container name; throws `NotAVideoError` when it has no decodable audio stream. */
+export async function probeAudioClip(file: string, signal?: AbortSignal): Promise<{ seconds: number; format: string }> {
+  let stdout: string;
+  try {
+    ({ stdout } = await run(ffprobeBinary(), ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', file], { signal, timeout: 30_000 }));
+  } catch {
+    throw new NotAVideoError('is not a readable audio file (WAV or MP3)');
+  }
+  const parsed = JSON.parse(stdout) as { streams?: FfprobeStream[]; format?: { duration?: string; format_name?: string } };
+  const audio = parsed.streams?.find((s) => s.codec_type === 'audio');
+  if (!audio) throw new NotAVideoError('has no audio stream');
+  const seconds = Number.parseFloat(parsed.format?.duration ?? audio.duration ?? '');
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new NotAVideoError('has no duration');
+  return { seconds, format: parsed.format?.format_name ?? 'unknown' };
+}
+
 export class NotAVideoError extends Error {
   override name = 'NotAVideoError';
 }

@@ -4,6 +4,8 @@ import {
   CompleteVideoReply,
   DownloadVideoReply,
   DownloadVideoRequest,
+  ProbeAudioClipReply,
+  ProbeAudioClipRequest,
   ProbeVideoReply,
   ProbeVideoRequest,
   QueueVideoReply,
@@ -26,6 +28,11 @@ export class VideoJobsHandler {
   @MessagePattern(VIDEO.PROBE)
   probe(@Payload() request: ProbeVideoRequest): Promise<ProbeVideoReply> {
     return this.probes.probe(request);
+  }
+
+  @MessagePattern(VIDEO.PROBE_AUDIO)
+  probeAudio(@Payload() request: ProbeAudioClipRequest): Promise<ProbeAudioClipReply> {
+    return this.probes.probeAudio(request);
   }
 
   @MessagePattern(VIDEO.QUEUE)

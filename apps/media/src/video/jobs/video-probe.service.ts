@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
 import { BlobStore } from '@svc/blob-store';
-import { ProbeVideoReply, ProbeVideoRequest } from '@svc/contracts';
+import { ProbeAudioClipReply, ProbeAudioClipRequest, ProbeVideoReply, ProbeVideoRequest, VideoBlob } from '@svc/contracts';
 import { DomainError } from '@svc/errors';
-import { NotAVideoError, probeVideo } from '../ffmpeg/probe-video';
+import { NotAVideoError, probeAudioClip, probeVideo } from '../ffmpeg/probe-video';
 import { BLOB_STORE } from '../../images/tokens';
 
 /** Measures an input video (duration, frame rate, size) for the gateway's pricing and validation. */
@@ -14,16 +14,26 @@ export class VideoProbeService {
   constructor(@Inject(BLOB_STORE) private readonly blobs: BlobStore) {}
 
   async probe({ video }: ProbeVideoRequest): Promise<ProbeVideoReply> {
-    const bytes = await this.blobs.get(video.blobId);
-    if (!bytes) throw DomainError.validation([{ path: ['video_url'], message: 'the uploaded video expired before it was read; send it again' }]);
+    const { seconds, fps, width, height, codec } = await this.measure(video, 'video_url', probeVideo);
+    return { seconds, fps, width, height, codec };
+  }
+
+  /** A reference audio clip's length and container. */
+  probeAudio({ audio, field }: ProbeAudioClipRequest): Promise<ProbeAudioClipReply> {
+    return this.measure(audio, field, probeAudioClip);
+  }
+
+  private async measure<T>(blob: VideoBlob, field: string, probe: (file: string) => Promise<T>): Promise<T> {
+    const at = field.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+    const bytes = await this.blobs.get(blob.blobId);
+    if (!bytes) throw DomainError.validation([{ path: at, message: 'the uploaded file expired before it was read; send it again' }]);
     const dir = await mkdtemp(path.join(tmpdir(), 'svc-video-probe-'));
     try {
       const file = path.join(dir, 'input');
       await writeFile(file, bytes);
-      const { seconds, fps, width, height, codec } = await probeVideo(file);
-      return { seconds, fps, width, height, codec };
+      return await probe(file);
     } catch (err) {
-      if (err instanceof NotAVideoError) throw DomainError.validation([{ path: ['video_url'], message: err.message }]);
+      if (err instanceof NotAVideoError) throw DomainError.validation([{ path: at, message: err.message }]);
       throw err;
     } finally {
       await rm(dir, { recursive: true, force: true });

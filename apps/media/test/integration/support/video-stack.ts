@@ -120,4 +120,12 @@ export function testClip(options: { width: number; height: number; seconds: numb
   return readFileSync(file);
 }
 
+/** A sine tone of `seconds` as WAV, MP3 or Ogg/Opus (reference audio clips). */
+export function testTone(seconds: number, format: 'wav' | 'mp3' | 'ogg' = 'wav'): Buffer {
+  const dir = mkdtempSync(path.join(tmpdir(), 'svc-video-tone-'));
+  const file = path.join(dir, `tone.${format}`);
+  execFileSync(ffmpegBinary(), ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-ar', '16000', file]);
+  return readFileSync(file);
+}
+
 export const dataUrl = (bytes: Buffer, type = 'video/mp4'): string => `data:${type};base64,${bytes.toString('base64')}`;
