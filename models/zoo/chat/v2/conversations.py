@@ -1,5 +1,8 @@
 """Turns the Debian sources into documents: plain text and ChatML conversations (short direct
-answers, system messages, follow-ups, "I don't know", JSON for a schema, long contexts)."""
+answers, system messages, follow-ups, "I don't know", JSON for a schema, long contexts). The
+Python documentation (python3.11-doc) and the Debian Reference (debian-reference-en) are Debian
+packages too: their prose is plain text, and the library reference's modules and the glossary
+become questions and answers."""
 import json, re
 
 STOP = set("""a an the and or of to in on for with by from as at is are was be been being this that these those it its
@@ -64,9 +67,12 @@ def convo(system, pairs):
 
 
 class Builder:
-    def __init__(self, rng, pkgs, mans, wordnet, dicts, known_names):
+    def __init__(self, rng, pkgs, mans, wordnet, dicts, known_names, python=None, debref=()):
         self.rng, self.pkgs, self.mans, self.wn, self.dicts, self.known = rng, pkgs, mans, wordnet, dicts, known_names
         self.names = sorted(pkgs)
+        # python: {"docs": [(title, paragraphs)], "modules": [{module, purpose, description}], "glossary": [(term, definition)]}
+        self.py = python or {"docs": [], "modules": [], "glossary": []}
+        self.debref = list(debref)
 
     # --- answers -------------------------------------------------------------------------------
     def pkg_definition(self, n):
@@ -167,6 +173,34 @@ class Builder:
              "jargon": [f"What does {head} mean in hacker slang?", f"What is {head}?", f"What does the jargon word {head} mean?"]}[kind]
         return convo(self.rng.choice(SYSTEMS), [(self.rng.choice(q), " ".join(ends(x) for x in first[:2]))])
 
+    def pymod_answer(self, m, style):
+        d = f"{m['module']} is the Python standard library module for {lower_first(m['purpose'])}."
+        detail = [ends(x) for para in m["description"] if not para.endswith(":") for x in sentences(para)]
+        if style == "one" or not detail:
+            return d
+        return (d + " " + " ".join(detail[: 2 if style == "detail" else 1])).strip()
+
+    def pymod_convo(self, m):
+        system, style = self.system_and_style()
+        mod = m["module"]
+        q = self.rng.choice([f"What is the Python module {mod}?", f"What does the {mod} module do?", f"What is {mod} in Python?",
+                             f"What is {mod}?", f"Explain the Python {mod} module.", f"what does python's {mod} do"])
+        pairs = [(q, self.pymod_answer(m, style))]
+        if self.rng.random() < 0.2:
+            pairs.append((self.rng.choice(["How do I use it?", "How do I load it?"]), f"Import it with `import {mod}`; it is part of Python's standard library."))
+        return convo(system, pairs)
+
+    def pyterm_convo(self, term, definition):
+        t = term.strip("`")
+        first = sentences(definition)
+        if not first:
+            return None
+        q = self.rng.choice([f"What is {article(t)} {t} in Python?", f"In Python, what is {article(t)} {t}?", f"Define {t} (Python).", f"What does {t} mean in Python?"])
+        head = ends(first[0])
+        # the glossary's "A template for ..." answers as "In Python, a class is a template for ..."
+        head = f"In Python, {article(t)} {t} is {head[0].lower() + head[1:]}" if re.match(r"^(A|An|The)\s", head) else f"{t} (Python): {head}"
+        return convo(self.rng.choice(SYSTEMS), [(q, " ".join([head] + [ends(x) for x in first[1:2]]))])
+
     def fake_name(self):
         while True:
             n = "".join(self.rng.choice(SYL) for _ in range(self.rng.randint(2, 4)))
@@ -203,6 +237,11 @@ class Builder:
             f1, f2 = self.rng.choice([("command", "purpose"), ("name", "description"), ("name", "summary")])
             obj = {f1: m["name"], f2: short_value(lower_first(m["purpose"]), 8)}
             user = self.rng.choice([f"What does {m['name']} do?", f"Describe the {m['name']} command.", m["name"]])
+        elif r < 0.82 and self.py["modules"]:
+            m = self.rng.choice(self.py["modules"])
+            f1, f2 = self.rng.choice([("module", "purpose"), ("name", "summary"), ("name", "description")])
+            obj = {f1: m["module"], f2: short_value(lower_first(m["purpose"]), 8)}
+            user = self.rng.choice([f"What is the Python module {m['module']}?", f"Describe the {m['module']} module.", m["module"]])
         elif self.wn:
             w = self.rng.choice(self.wn)
             f1, f2 = self.rng.choice([("word", "definition"), ("term", "meaning"), ("name", "definition")])
@@ -277,6 +316,21 @@ class Builder:
                     c = self.dict_convo(kind, h, b)
                     if c:
                         docs.append(("chat", c))
+        for kind, chapters in (("pydoc", self.py["docs"]), ("debref", self.debref)):
+            for title, paras in chapters:
+                chunk = title
+                for para in paras:
+                    if len(chunk) + len(para) > 3000:
+                        docs.append((kind, chunk)); chunk = title
+                    chunk += "\n\n" + para
+                docs.append((kind, chunk))
+        for m in self.py["modules"]:
+            docs.append(("chat", self.pymod_convo(m)))
+            docs.append(("chat", self.pymod_convo(m)))
+        for term, definition in self.py["glossary"]:
+            c = self.pyterm_convo(term, definition)
+            if c:
+                docs.append(("chat", c))
         n = len(docs)
         for _ in range(max(50, n // 40)):
             docs.append(("chat", self.dont_know_convo()))

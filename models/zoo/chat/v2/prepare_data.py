@@ -77,8 +77,21 @@ def main():
     wn = sources.wordnet()
     dicts = {k: [(h, clean_dict_body(h, b, k)) for h, b in sources.dictd(k)] for k in ("gcide", "foldoc", "jargon")}
     dicts = {k: [(h, t) for h, t in v if len(t) > 20] for k, v in dicts.items()}
+    has_py = os.path.isdir(sources.PY_DOC)
+    py = {"docs": sources.python_docs(), "modules": sources.python_modules(), "glossary": sources.python_glossary()} if has_py else None
+    debref = sources.debian_reference() if os.path.isdir("/usr/share/debian-reference") else []
     print(json.dumps({"packages": len(pkgs), "with_long": sum(1 for p in pkgs.values() if p["long"]), "man": len(mans), "wordnet": len(wn),
-                      **{k: len(v) for k, v in dicts.items()}}), flush=True)
+                      **{k: len(v) for k, v in dicts.items()}, "python_docs": len(py["docs"]) if py else 0,
+                      "python_modules": len(py["modules"]) if py else 0, "debian_reference": len(debref)}), flush=True)
+    # a Python module is held out like a package: by its name's hash, with its library page
+    py_train = py_held = None
+    if py:
+        held_mod = lambda name: held("py:" + name.split(".")[0])
+        held_titles = {m["purpose"] for m in py["modules"] if held_mod(m["module"])}
+        py_train = {"docs": [d for d in py["docs"] if not any(t in d[0] for t in held_titles)],
+                    "modules": [m for m in py["modules"] if not held_mod(m["module"])], "glossary": py["glossary"]}
+        py_held = {"docs": [d for d in py["docs"] if any(t in d[0] for t in held_titles)],
+                   "modules": [m for m in py["modules"] if held_mod(m["module"])], "glossary": []}
 
     is_held_pkg = lambda name: held(pkgs[name]["source"])
     train_pkgs = sorted(n for n in pkgs if not is_held_pkg(n))
@@ -91,9 +104,10 @@ def main():
     headwords = {h.lower() for v in dicts.values() for h, _ in v} | {w["word"].lower() for w in wn}
 
     b_train = Builder(rng, {n: pkgs[n] for n in train_pkgs}, train_man, [w for w in wn if w["word"].lower() not in held_names], {k: [x for x in v if not dict_held(x[0])] for k, v in dicts.items()},
-                      known_names=set(pkgs) | {m["name"] for m in mans})
+                      known_names=set(pkgs) | {m["name"] for m in mans}, python=py_train, debref=debref)
     b_held = Builder(random.Random(a.seed + 1), {n: pkgs[n] for n in held_pkgs}, held_man, [],
-                     {k: [x for x in v if dict_held(x[0])] for k, v in dicts.items()}, known_names=set(pkgs) | {m["name"] for m in mans})
+                     {k: [x for x in v if dict_held(x[0])] for k, v in dicts.items()}, known_names=set(pkgs) | {m["name"] for m in mans},
+                     python=py_held)
     train_docs = b_train.all_documents()
     valid_docs = b_held.all_documents()
     rng.shuffle(train_docs)
@@ -126,7 +140,9 @@ def main():
         train_tokenizer(train_docs, a.out, a.vocab)
     sp = spm.SentencePieceProcessor(model_file=os.path.join(a.out, "tokenizer.model"))
     stats = {"sources": {"packages": len(pkgs), "held_out_packages": len(held_pkgs), "man_pages": len(mans), "held_out_man_pages": len(held_man),
-                         "wordnet": len(wn), **{k: len(v) for k, v in dicts.items()}}}
+                         "wordnet": len(wn), **{k: len(v) for k, v in dicts.items()},
+                         "python_docs": len(py["docs"]) if py else 0, "python_modules": len(py["modules"]) if py else 0,
+                         "held_out_python_modules": len(py_held["modules"]) if py else 0, "debian_reference_chapters": len(debref)}}
     for name, docs in (("train", train_docs), ("valid", valid_docs)):
         chunks, per_kind = [], {}
         for i in range(0, len(docs), 2000):

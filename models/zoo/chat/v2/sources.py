@@ -222,3 +222,122 @@ def dictd(name):
         body = data[off:off + ln].decode("utf-8", errors="ignore")
         out.append((parts[0], body))
     return out
+
+
+# --- Python documentation (python3.11-doc: the reStructuredText sources of docs.python.org) ------
+PY_DOC = "/usr/share/doc/python3.11/html/_sources"
+
+
+def rst_text(text):
+    """reStructuredText -> prose: roles to their text, directives, code blocks and markup dropped."""
+    out, skip_indent = [], None
+    for line in text.split("\n"):
+        indent = len(line) - len(line.lstrip())
+        if skip_indent is not None:
+            if not line.strip() or indent > skip_indent:
+                continue
+            skip_indent = None
+        s = line.strip()
+        if s.startswith(".. "):  # a directive or comment, and its indented body
+            skip_indent = indent
+            continue
+        if re.fullmatch(r"[=\-~^\"'`#*+.:]{3,}", s):  # section underlines and rules
+            continue
+        if s.endswith("::"):  # a literal (code) block follows
+            skip_indent = indent
+            s = s[:-1] if not s.endswith(" ::") else s[:-3]
+        s = re.sub(r":[a-z]+(?::[a-z]+)?:`~?!?([^`<]*?)(?:\s*<[^>]*>)?`", r"\1", s)  # :mod:`json`, :ref:`text <label>`
+        s = re.sub(r"`([^`<]+?)\s*<[^>]+>`_+", r"\1", s)  # `text <url>`_
+        s = re.sub(r"``([^`]+)``", r"\1", s)
+        s = re.sub(r"\*\*([^*]+)\*\*|\*([^*]+)\*", lambda m: m.group(1) or m.group(2), s)
+        s = re.sub(r"\[#[^\]]*\]_|\|[^|]+\|", "", s)
+        out.append(s)
+    paras, cur = [], []
+    for s in out + [""]:
+        if s:
+            cur.append(s)
+        elif cur:
+            paras.append(re.sub(r"\s+", " ", " ".join(cur)).strip()); cur = []
+    return [p for p in paras if len(p) > 1 and not p.startswith(("Source code:", "New in version", "Changed in version", "Deprecated since"))]
+
+
+def python_docs(root=PY_DOC):
+    """[(title, paragraphs)] of the tutorial, library reference, HOWTOs, FAQ and language reference."""
+    docs = []
+    for part in ("tutorial", "library", "howto", "faq", "reference"):
+        for path in sorted(glob.glob(os.path.join(root, part, "*.rst.txt"))):
+            paras = rst_text(open(path, encoding="utf-8", errors="replace").read())
+            if len(paras) >= 2:
+                docs.append((paras[0], paras[1:]))
+    return docs
+
+
+def python_modules(root=PY_DOC):
+    """[{module, purpose, description[paragraphs]}] from the library reference's ':mod:`x` --- purpose' titles."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(root, "library", "*.rst.txt"))):
+        text = open(path, encoding="utf-8", errors="replace").read()
+        m = re.match(r"\s*:mod:`(?:!)?([\w.]+)`\s+(?:---|—|-)\s+(.+)", text)
+        if not m:
+            continue
+        paras = rst_text(text)[1:]
+        out.append({"module": m.group(1), "purpose": m.group(2).strip().rstrip("."), "description": [p for p in paras if len(p) > 40][:3]})
+    return out
+
+
+def python_glossary(root=PY_DOC):
+    """[(term, definition)] of the Python glossary."""
+    text = open(os.path.join(root, "glossary.rst.txt"), encoding="utf-8", errors="replace").read()
+    out, term, body = [], None, []
+    for line in text.split("\n"):
+        if line.startswith("   ") and not line.startswith("      ") and line.strip() and not line.strip().startswith(".."):
+            if term and body:
+                out.append((term, body))
+            term, body = line.strip(), []
+        elif line.startswith("      ") and term:
+            body.append(line)
+    if term and body:
+        out.append((term, body))
+    return [(t, " ".join(rst_text("\n".join(l.strip() for l in b)))) for t, b in out if rst_text("\n".join(l.strip() for l in b))]
+
+
+# --- The Debian Reference (debian-reference-en, HTML) ------------------------------------------
+def debian_reference(root="/usr/share/debian-reference"):
+    """[(chapter title, paragraphs)] of the Debian Reference, from its HTML (tables and code dropped)."""
+    from html.parser import HTMLParser
+
+    class Text(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.paras, self.cur, self.skip, self.title = [], [], 0, ""
+
+        def handle_starttag(self, tag, attrs):
+            if tag in ("pre", "table", "script", "style", "code"):
+                self.skip += 1
+            if tag in ("p", "li", "h1", "h2", "h3", "dd", "dt"):
+                self.flush()
+
+        def handle_endtag(self, tag):
+            if tag in ("pre", "table", "script", "style", "code"):
+                self.skip = max(0, self.skip - 1)
+            if tag in ("p", "li", "h1", "h2", "h3", "dd", "dt"):
+                self.flush()
+
+        def handle_data(self, data):
+            if not self.skip:
+                self.cur.append(data)
+
+        def flush(self):
+            s = re.sub(r"\s+", " ", "".join(self.cur)).strip()
+            self.cur = []
+            if len(s) > 30:
+                self.paras.append(s)
+
+    out = []
+    for path in sorted(glob.glob(os.path.join(root, "ch*.en.html"))):
+        p = Text()
+        p.feed(open(path, encoding="utf-8", errors="replace").read())
+        p.flush()
+        if len(p.paras) >= 2:
+            out.append((p.paras[0], p.paras[1:]))
+    return out

@@ -12,10 +12,11 @@ V2=models/zoo/chat/v2
 DATA=tmp/zoo/chat-v2-data
 RUN=tmp/zoo/chat-v2-run
 UNTIL=${1:-$(date -u -d '+60 min' +%H:%M)}
-if ! $PY -c 'import torch, sentencepiece, numpy' 2>/dev/null || [ ! -d /usr/share/wordnet ] || [ ! -f /usr/share/dictd/gcide.index ]; then
+if ! $PY -c 'import torch, sentencepiece, numpy' 2>/dev/null || [ ! -d /usr/share/wordnet ] || [ ! -f /usr/share/dictd/gcide.index ] \
+  || [ ! -d /usr/share/doc/python3.11/html/_sources ] || [ ! -d /usr/share/debian-reference ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-torch python3-sentencepiece python3-numpy libopenblas0-openmp \
-    wordnet-base dict-gcide dict-foldoc dict-jargon man-db manpages
+    wordnet-base dict-gcide dict-foldoc dict-jargon man-db manpages python3.11-doc debian-reference-en
 fi
 if ! ls /var/lib/apt/lists/*_main_i18n_Translation-en* >/dev/null 2>&1 && ! ls tmp/zoo/chat-v2-src/*Translation-en* >/dev/null 2>&1; then
   apt-get update -qq -o Acquire::Languages=en   # the long package descriptions
@@ -36,7 +37,7 @@ cp $RUN/train_log.jsonl $V2/train_log.jsonl
 [ -f $DATA/anneal.bin ] || nice -n 19 $PY $V2/prepare_anneal.py --data $DATA
 nice -n 19 $PY $V2/train.py --data $DATA --out $RUN --resume $RUN/state.pt --cooldown-steps "${COOLDOWN:-150}" --anneal-share "${ANNEAL:-0.5}"
 nice -n 19 $PY models/zoo/chat/export_gguf.py --ckpt $RUN/export.pt --tokenizer $DATA/tokenizer.model --out $RUN/svc-zoo-chat-v2.gguf \
-  --description "A llama-architecture chat model (v2, 2,048-token context) trained from scratch on English from Debian: package descriptions, manual pages, WordNet, GCIDE, FOLDOC, the Jargon File." \
-  --license "MIT (weights); training text: see models/zoo/chat/MODEL_CARD.md (Debian package descriptions and manual pages under their packages' licences, WordNet 3.0 licence, GCIDE GPL-2+, FOLDOC GFDL, Jargon File public domain)"
+  --description "A llama-architecture chat model (v2, 2,048-token context) trained from scratch on English from Debian: package descriptions, manual pages, WordNet, GCIDE, FOLDOC, the Jargon File, the Python documentation, the Debian Reference." \
+  --license "MIT (weights); training text: see models/zoo/chat/MODEL_CARD.md (Debian package descriptions and manual pages under their packages' licences, WordNet 3.0 licence, GCIDE GPL-2+, FOLDOC GFDL, Jargon File public domain, Python documentation PSF License 2, Debian Reference GPL-2+)"
 nice -n 19 $PY $V2/eval_perplexity.py --ckpt $RUN/export.pt --data $DATA > $V2/eval/perplexity.json
 node -r ./tools/register-paths.js $V2/evaluate.mjs --model $RUN/svc-zoo-chat-v2.gguf --questions $DATA/heldout_questions.jsonl > $V2/eval/answers-v2.json
