@@ -17,4 +17,3 @@ export const videoTranscriptionRequestSchema = z
     language: z.string().min(2).max(16).optional(),
   })
   .strict();
-
