@@ -73,7 +73,10 @@ async function chatApi(url, key, concurrency, modelId) {
   let tokens = 0;
   const queue = Array.from({ length: REQUESTS }, (_, i) => i);
   await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (queue.length) tokens += await once(queue.shift());
+    while (queue.length) {
+      const n = await once(queue.shift()); // not `tokens += await ...`: that reads tokens before the await and loses the other worker's count
+      tokens += n;
+    }
   }));
   const s = (performance.now() - started) / 1000;
   row({ model: model.id, path: 'api', concurrency, requests: REQUESTS, completionTokens: tokens, seconds: +s.toFixed(2), tokensPerSecond: +(tokens / s).toFixed(0) });

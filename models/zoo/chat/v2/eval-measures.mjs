@@ -21,6 +21,16 @@ export function relevant(answer, question) {
   return [...contentWords(answer)].some((w) => w !== name && truth.has(w));
 }
 
+/**
+ * Stricter: a shared content word that is not also a part of the package's name (`bluez` of
+ * `bluez-source`), so that repeating the question's name does not count.
+ */
+export function relevantStrict(answer, question) {
+  const nameParts = new Set(question.name.toLowerCase().match(/[a-z][a-z0-9+]+/g) ?? []);
+  const truth = new Set(question.content_words);
+  return [...contentWords(answer)].some((w) => !nameParts.has(w) && truth.has(w));
+}
+
 export const JSON_SCHEMA = {
   type: 'object',
   properties: { name: { type: 'string' }, summary: { type: 'string' } },

@@ -1,7 +1,8 @@
 // Evaluates a chat GGUF through the engine that serves it (EmbeddedLlamaEngine from dist/, so run
 // `npm run build` first, and run with `node -r ./tools/register-paths.js`; the JSON check uses the engine's response_format grammar):
 //   relevance  held-out "What is X?" questions (packages never seen in training): the share of
-//              answers with at least one content word of X's real description (greedy, 64 tokens)
+//              answers with at least one content word of X's real description (greedy, 64 tokens);
+//              strictShare: not counting words that are parts of X's name
 //   json       a two-field schema at max_tokens 64, 100 seeded tries (temperature 0.8): share that parse
 //              with both fields as strings
 //   long       a ~1,500-token conversation is accepted and answered (when the context allows it)
@@ -17,7 +18,7 @@ const require = createRequire(import.meta.url);
 const { AbortController } = globalThis;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const { EmbeddedLlamaEngine } = require(path.join(root, 'dist/apps/chat/src/engines/embedded/embedded-llama.engine.js'));
-const { contentWords, relevant, longConversation, JSON_SCHEMA, jsonMessages, parsesWithStrings } = await import('./eval-measures.mjs');
+const { contentWords, relevant, relevantStrict, longConversation, JSON_SCHEMA, jsonMessages, parsesWithStrings } = await import('./eval-measures.mjs');
 
 const args = process.argv.slice(2);
 const arg = (name, dflt) => {
@@ -46,7 +47,7 @@ const gen = async (req) => {
 const relevance = [];
 for (const q of questions) {
   const r = await gen({ messages: [{ role: 'user', content: q.question }], maxTokens: 64, temperature: 0 });
-  relevance.push({ name: q.name, answer: r.text, relevant: relevant(r.text, q) });
+  relevance.push({ name: q.name, answer: r.text, relevant: relevant(r.text, q), strict: relevantStrict(r.text, q) });
 }
 const json = [];
 for (let i = 0; i < tries; i++) {
@@ -71,7 +72,7 @@ process.stdout.write(
     {
       model: path.basename(modelPath),
       contextSize,
-      relevance: { questions: relevance.length, share: share(relevance, (x) => x.relevant) },
+      relevance: { questions: relevance.length, share: share(relevance, (x) => x.relevant), strictShare: share(relevance, (x) => x.strict) },
       json: { tries: json.length, parses: share(json, (x) => x.parses) },
       long,
       tokensPerSecond: +((tokens / ms) * 1000).toFixed(0),

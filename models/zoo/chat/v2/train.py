@@ -97,7 +97,7 @@ def main():
     ap.add_argument("--eval-min", type=float, default=10)
     ap.add_argument("--save-min", type=float, default=10)
     ap.add_argument("--cooldown-steps", type=int, default=0, help="export branch: decay the LR to 0 over this many steps, save export.pt, keep state.pt")
-    ap.add_argument("--anneal-share", type=float, default=0.5,
+    ap.add_argument("--anneal-share", type=float, default=0.0,
                     help="in the decay, the share of micro-batches drawn from --data/anneal.bin (prepare_anneal.py) when it exists; 0: train.bin only")
     ap.add_argument("--tiny", action="store_true", help="a very small model, to test the pipeline")
     ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")

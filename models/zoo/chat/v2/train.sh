@@ -4,7 +4,7 @@
 #   Continues from the committed state (resume/state.pt) when there is one; training time
 #   accumulates across sessions. THREADS (default 2) sets torch threads; runs at nice 19, so it
 #   only takes idle CPU. COOLDOWN (default 150) is the number of decay steps for the export;
-#   ANNEAL (default 0.5) the share of them drawn from the training conversations.
+#   ANNEAL (default 0) the share of them drawn from the training conversations (session 3: 0.5 did no better).
 set -euo pipefail
 cd "$(dirname "$0")/../../../.."
 PY=/usr/bin/python3   # Debian's python: the packages below are not visible to pyenv shims
@@ -33,9 +33,9 @@ if [ -f $RUN/state.pt ]; then RESUME=$RUN/state.pt; elif [ -n "$TOKENIZER" ] && 
 nice -n 19 $PY $V2/train.py --data $DATA --out $RUN --until "$UNTIL" ${RESUME:+--resume $RESUME}
 nice -n 19 $PY $V2/save_resume.py --state $RUN/state.pt --tokenizer $DATA/tokenizer.model --out $V2/resume
 cp $RUN/train_log.jsonl $V2/train_log.jsonl
-# the decay draws half its sequences from the training conversations (prepare_anneal.py)
+# with ANNEAL > 0 the decay draws that share of its sequences from the training conversations (prepare_anneal.py)
 [ -f $DATA/anneal.bin ] || nice -n 19 $PY $V2/prepare_anneal.py --data $DATA
-nice -n 19 $PY $V2/train.py --data $DATA --out $RUN --resume $RUN/state.pt --cooldown-steps "${COOLDOWN:-150}" --anneal-share "${ANNEAL:-0.5}"
+nice -n 19 $PY $V2/train.py --data $DATA --out $RUN --resume $RUN/state.pt --cooldown-steps "${COOLDOWN:-150}" --anneal-share "${ANNEAL:-0}"
 nice -n 19 $PY models/zoo/chat/export_gguf.py --ckpt $RUN/export.pt --tokenizer $DATA/tokenizer.model --out $RUN/svc-zoo-chat-v2.gguf \
   --description "A llama-architecture chat model (v2, 2,048-token context) trained from scratch on English from Debian: package descriptions, manual pages, WordNet, GCIDE, FOLDOC, the Jargon File, the Python documentation, the Debian Reference." \
   --license "MIT (weights); training text: see models/zoo/chat/MODEL_CARD.md (Debian package descriptions and manual pages under their packages' licences, WordNet 3.0 licence, GCIDE GPL-2+, FOLDOC GFDL, Jargon File public domain, Python documentation PSF License 2, Debian Reference GPL-2+)"
