@@ -32,7 +32,14 @@ RESUME=""
 if [ -f $RUN/state.pt ]; then RESUME=$RUN/state.pt; elif [ -n "$TOKENIZER" ] && [ -f $V2/resume/state.pt ]; then RESUME=$V2/resume/state.pt; fi
 nice -n 19 $PY $V2/train.py --data $DATA --out $RUN --until "$UNTIL" ${RESUME:+--resume $RESUME}
 nice -n 19 $PY $V2/save_resume.py --state $RUN/state.pt --tokenizer $DATA/tokenizer.model --out $V2/resume
-cp $RUN/train_log.jsonl $V2/train_log.jsonl
+# the committed log keeps every session: this run's records are added by step, never replacing earlier ones
+$PY -c 'import json, sys
+rows = {}
+for path in sys.argv[1:]:
+    for line in open(path):
+        if line.strip():
+            r = json.loads(line); rows[(r["step"], r.get("phase", "stable"))] = line.strip()
+open(sys.argv[1], "w").write("".join(rows[k] + "\n" for k in sorted(rows)))' $V2/train_log.jsonl $RUN/train_log.jsonl
 # with ANNEAL > 0 the decay draws that share of its sequences from the training conversations (prepare_anneal.py)
 [ -f $DATA/anneal.bin ] || nice -n 19 $PY $V2/prepare_anneal.py --data $DATA
 nice -n 19 $PY $V2/train.py --data $DATA --out $RUN --resume $RUN/state.pt --cooldown-steps "${COOLDOWN:-150}" --anneal-share "${ANNEAL:-0}"
