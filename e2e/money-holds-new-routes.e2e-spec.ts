@@ -9,7 +9,8 @@ import { RunningPlatform, startPlatform } from '@svc/testing';
 
 /**
  * The routes that hold credit since issue 18 (/responses, the priced augment tools, background
- * removal) and issue 20 (the JSON-RPC proxy, against a small local node) go through the same
+ * removal), issue 20 (the JSON-RPC proxy, against a small local node) and the video transcription
+ * of a URL (a WAV of Flite speech served by the same local server) go through the same
  * admission and settlement as chat: a key whose LIFETIME limit is
  * worth N = 5 requests serves at most 5 of 40 fired at once, and never spends beyond its limit.
  * The shipped catalog: text-parser 0.001 USD and svc-bg-classical 0.0005 USD a call; /responses
@@ -18,17 +19,20 @@ import { RunningPlatform, startPlatform } from '@svc/testing';
 const N = 5;
 const CONCURRENCY = 40;
 
-describe('a key limit holds on the routes added for issues 18 and 20', () => {
+describe('a key limit holds on the routes added for issues 18 and 20 and video transcription', () => {
   let platform: RunningPlatform;
   let nc: NatsConnection;
   let rpc: RpcClient;
   let db: Client;
   let png: string;
   let node: Server;
+  let nodeUrl = '';
+  let wav: Buffer | undefined;
 
   beforeAll(async () => {
     // A JSON-RPC node that answers every call with a block number.
     node = createServer((req, res) => {
+      if (req.url === '/talk.wav') return void res.writeHead(200, { 'content-type': 'audio/wav' }).end(wav);
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
@@ -37,15 +41,23 @@ describe('a key limit holds on the routes added for issues 18 and 20', () => {
       });
     });
     await new Promise<void>((resolve) => node.listen(0, '127.0.0.1', resolve));
-    const nodeUrl = `http://127.0.0.1:${(node.address() as AddressInfo).port}`;
+    nodeUrl = `http://127.0.0.1:${(node.address() as AddressInfo).port}`;
     platform = await startPlatform({
       env: {
         RATE_LIMITS_ENABLED: 'false',
         ABUSE_PROTECTION_ENABLED: 'false',
         LOG_LEVEL: 'warn',
         CRYPTO_RPC_NETWORKS: JSON.stringify({ 'test-mainnet': { url: nodeUrl, chainId: 1 } }),
+        // the video transcription fetches its file from this machine
+        OUTBOUND_ALLOWLIST: '127.0.0.1',
       },
     });
+    const speech = await fetch(`${platform.apiUrl}/audio/speech`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${platform.adminKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'tts-1', voice: 'slt', input: 'The lamp is lit at dusk.', response_format: 'wav' }),
+    });
+    wav = Buffer.from(await speech.arrayBuffer());
     nc = await connect({ servers: platform.env.NATS_URL });
     rpc = new RpcClient(nc, 10_000);
     db = new Client({ connectionString: platform.env.BILLING_DATABASE_URL });
@@ -76,6 +88,12 @@ describe('a key limit holds on the routes added for issues 18 and 20', () => {
         body: JSON.stringify(rpcBody),
       });
     }
+    if (route === '/video/transcriptions')
+      return fetch(`${platform.apiUrl}${route}`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: `${nodeUrl}/talk.wav` }),
+      });
     const body = route === '/responses' ? { model: 'default', input: 'Name a lamp.', max_output_tokens: 16, temperature: 0, seed: 7 } : { image: png };
     return fetch(`${platform.apiUrl}${route}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   };
@@ -108,7 +126,7 @@ describe('a key limit holds on the routes added for issues 18 and 20', () => {
     throw new Error('holds were still open after 20 s');
   }
 
-  it.each(['/responses', '/augment/text-parser', '/image/background-remove', '/crypto/rpc/test-mainnet'])(
+  it.each(['/responses', '/augment/text-parser', '/image/background-remove', '/crypto/rpc/test-mainnet', '/video/transcriptions'])(
     `%s: a key limit worth ${N} requests serves at most ${N} of ${CONCURRENCY} at once, within the limit`,
     async (route) => {
       // What one call costs: measured on a key of its own with room for it.
