@@ -12,8 +12,10 @@ const env = { ...process.env };
 const port = Number(env.PORT || 3000);
 const modelsDir = path.resolve(root, env.SVC_MODELS_DIR || 'models');
 const SERVICES = ['keys', 'chat', 'media', 'audio', 'billing', 'wallet'];
-// Processes per service: "2" for every service, or "chat=2,billing=2". The gateway stays one.
+// Processes per service: "2" for every service, or "chat=2,billing=2".
 const replicas = parseReplicas(env.SVC_REPLICAS || '1');
+// Gateway replicas, one per port ("3111,3112", for a load balancer in front: docs/cluster.md); default one on PORT.
+const gatewayPorts = parseGatewayPorts(env.SVC_GATEWAY_PORTS || String(port));
 // Extra Node.js flags for every service process, e.g. "--max-old-space-size=2048" or "--cpu-prof".
 const nodeArgs = (env.SVC_NODE_ARGS || '').split(' ').filter(Boolean);
 const say = (msg) => process.stdout.write(`[start] ${msg}\n`);
@@ -50,12 +52,23 @@ function parseReplicas(value) {
   return counts;
 }
 
+function parseGatewayPorts(value) {
+  const ports = value.split(',').map((p) => p.trim());
+  for (const p of ports) if (!/^\d+$/.test(p) || Number(p) < 1 || Number(p) > 65_535) throw new Error(`SVC_GATEWAY_PORTS: "${p}" is not a port`);
+  if (new Set(ports).size !== ports.length) throw new Error(`SVC_GATEWAY_PORTS: a port is listed twice (${value})`);
+  return ports.map(Number);
+}
+
 const children = new Map();
 let stopping = false;
 
-function launch(name, replica = 0) {
+function launch(name, replica = 0, ownEnv = {}) {
   const script = path.join(root, 'dist/apps', name, 'src/main.js');
-  const child = spawn(process.execPath, [...nodeArgs, '-r', path.join(root, 'tools/register-paths.js'), script], { cwd: root, env, stdio: 'inherit' });
+  const child = spawn(process.execPath, [...nodeArgs, '-r', path.join(root, 'tools/register-paths.js'), script], {
+    cwd: root,
+    env: { ...env, ...ownEnv },
+    stdio: 'inherit',
+  });
   const id = replica === 0 ? name : `${name}#${replica + 1}`;
   const entry = children.get(id) ?? { restarts: 0 };
   entry.child = child;
@@ -66,7 +79,7 @@ function launch(name, replica = 0) {
     if (Date.now() - entry.startedAt > 30_000) entry.restarts = 0;
     const delay = Math.min(30_000, 500 * 2 ** entry.restarts++);
     say(`${id} exited (${signal ?? code}); restarting in ${delay} ms`);
-    setTimeout(() => stopping || launch(name, replica), delay).unref();
+    setTimeout(() => stopping || launch(name, replica, ownEnv), delay).unref();
   });
 }
 
@@ -90,8 +103,8 @@ async function main() {
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
   for (const name of SERVICES) for (let i = 0; i < replicas[name]; i++) launch(name, i);
-  launch('gateway');
-  const url = `http://127.0.0.1:${port}`;
+  gatewayPorts.forEach((p, i) => launch('gateway', i, { PORT: String(p) }));
+  const url = `http://127.0.0.1:${gatewayPorts[0]}`;
   await waitForHealth(`${url}/healthz`, Number(env.START_TIMEOUT_MS || 120_000));
   say(`platform ready: ${url}/api/v1`);
   say(

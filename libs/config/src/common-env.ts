@@ -4,19 +4,40 @@ import { REPO_ROOT } from './repo-root';
 
 export const DEFAULT_PG_URL = 'postgresql://postgres@127.0.0.1:5432';
 
-const url = (protocols: string[]) =>
-  z.string().refine(
-    (v) => {
-      try {
-        return protocols.includes(new URL(v).protocol);
-      } catch {
-        return false;
-      }
-    },
-    `must be a URL with protocol ${protocols.join(' or ')}`,
-  );
+function isUrlOf(value: string, protocols: string[]): boolean {
+  try {
+    return protocols.includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
 
-export const natsUrl = url(['nats:', 'tls:', 'ws:', 'wss:']).default('nats://127.0.0.1:4222');
+const url = (protocols: string[]) => z.string().refine((v) => isUrlOf(v, protocols), `must be a URL with protocol ${protocols.join(' or ')}`);
+
+const NATS_PROTOCOLS = ['nats:', 'tls:', 'ws:', 'wss:'];
+
+/**
+ * One NATS server or a seed list of a cluster's servers, comma-separated, as nats.js takes it
+ * (`nats://127.0.0.1:4301,nats://127.0.0.1:4302`): every entry must be a URL of its own. The
+ * client learns the cluster's other servers from the one it reaches (docs/cluster.md).
+ */
+export const natsUrl = z
+  .string()
+  .superRefine((value, ctx) => {
+    const entries = value.split(',').map((entry) => entry.trim());
+    entries.forEach((entry, index) => {
+      if (isUrlOf(entry, NATS_PROTOCOLS)) return;
+      const which = entries.length > 1 ? `entry ${index + 1} ("${entry}") ` : '';
+      ctx.addIssue({ code: 'custom', message: `${which}must be a URL with protocol ${NATS_PROTOCOLS.join(' or ')}` });
+    });
+  })
+  .transform((value) =>
+    value
+      .split(',')
+      .map((entry) => entry.trim())
+      .join(','),
+  )
+  .default('nats://127.0.0.1:4222');
 export const redisUrl = url(['redis:', 'rediss:']).default('redis://127.0.0.1:6379');
 export const postgresUrl = (database: string) => url(['postgres:', 'postgresql:']).default(`${DEFAULT_PG_URL}/${database}`);
 
