@@ -2,7 +2,8 @@
 # Validates the deployment files that cannot run on a machine without a container engine or a
 # cluster: docker-compose.yml with Compose's own parser (no engine needed), the Dockerfile's
 # inputs, the Kubernetes manifests (infra/k8s/validate.js on the base; every kustomization rendered
-# and schema-checked by infra/k8s/validate-rendered.mjs; both must reject a broken copy), and the
+# and schema-checked by infra/k8s/validate-rendered.mjs, with the NATS cluster, replica counts and
+# PostgreSQL the topology needs; both must reject broken copies), and the
 # monitoring rules and dashboard (promtool, infra/monitoring/check-metrics.js). Needs node_modules (the `yaml` package).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,7 +47,8 @@ node infra/k8s/validate.js infra/k8s/base
 if command -v kubectl >/dev/null 2>&1; then
   # Renders base, overlays/dev and overlays/prod and validates every object against the Kubernetes
   # JSON schemas (npm kubernetes-models) and the platform's rules (probes, resources, PDBs, HPAs,
-  # NetworkPolicies, Secrets, migration Job).
+  # NetworkPolicies, Secrets, migration Job; the NATS cluster of three, 2+ replicas in prod, the
+  # PostgreSQL cluster in data/).
   step "infra/k8s: kubectl kustomize + node infra/k8s/validate-rendered.mjs ($(kubectl version --client 2>/dev/null | head -1))"
   node infra/k8s/validate-rendered.mjs
 else
@@ -54,8 +56,8 @@ else
   exit 1
 fi
 
-# The validators must be able to fail: a copy with a dangling reference, and one without the
-# services' PodDisruptionBudgets, have to be rejected.
+# The validators must be able to fail: a copy with a dangling reference, one without the
+# services' PodDisruptionBudgets, and copies that break the clustered topology have to be rejected.
 broken=$(mktemp -d)
 trap 'rm -rf "$broken"' EXIT
 cp -r infra/k8s/. "$broken/"
@@ -69,6 +71,26 @@ if node infra/k8s/validate-rendered.mjs "$broken/overlays/prod" >/dev/null 2>&1;
   echo "[validate] infra/k8s/validate-rendered.mjs accepted Deployments without PodDisruptionBudgets" >&2
   exit 1
 fi
+# Nor a copy that leaves the clustered topology (infra/k8s/README.md, "NATS" and "PostgreSQL").
+reject_rendered() { # <what> <file under infra/k8s> <sed expression>
+  local copy
+  copy=$(mktemp -d -p "$broken")
+  cp -r infra/k8s/. "$copy/"
+  sed -i "$3" "$copy/$2"
+  if cmp -s "infra/k8s/$2" "$copy/$2"; then
+    echo "[validate] the broken copy for '$1' is not broken: '$3' changed nothing in $2" >&2
+    exit 1
+  fi
+  if node infra/k8s/validate-rendered.mjs "$copy/overlays/prod" >/dev/null 2>&1; then
+    echo "[validate] infra/k8s/validate-rendered.mjs accepted $1" >&2
+    exit 1
+  fi
+}
+reject_rendered 'a NATS cluster of one server' base/nats/statefulset.yaml 's/^  replicas: 3$/  replicas: 1/'
+reject_rendered 'a NATS_URL naming one server' base/config/env-configmap.yaml 's|,nats://nats-1.nats:4222,nats://nats-2.nats:4222||'
+reject_rendered 'NATS pods closed to each other on the route port' base/network/nats.yaml 's/port: 6222/port: 6333/'
+reject_rendered 'one keys replica in the prod overlay' base/services/keys.yaml 's/^  replicas: 2$/  replicas: 1/'
+reject_rendered 'PostgreSQL commits that wait for no standby' data/cnpg-cluster.yaml 's/number: 1$/number: 0/'
 
 # Monitoring: Prometheus's own checker and rule unit tests (Debian's prometheus package has
 # promtool; .ci/run installs it), then the metric names against what the platform exports.

@@ -2,22 +2,38 @@
 // Renders each kustomization (`kubectl kustomize`) and checks what would be applied, offline:
 // 1. every object against the Kubernetes JSON schemas of the `kubernetes-models` package (types,
 //    required fields, enums, formats; the schemas of the Kubernetes release it tracks);
-// 2. the platform's rules: every Deployment has readiness and liveness probes, CPU and memory
+// 2. the platform's rules: every Deployment and StatefulSet has readiness and liveness probes, CPU and memory
 //    requests and limits, and a PodDisruptionBudget that still lets a node drain; gateway, chat,
 //    media and audio have HPAs (the gateway's on CPU); a default-deny NetworkPolicy, ingress from
 //    outside the namespace only to the gateway (and /metrics from `monitoring`), NATS egress for
 //    every app, Postgres egress only for the apps with a database URL, the outside world only
-//    for the apps that call upstreams; database URLs and keys only from Secrets; a migration Job.
+//    for the apps that call upstreams; database URLs and keys only from Secrets; a migration Job;
+// 3. the clustered topology: a NATS StatefulSet of 3 behind a headless Service, JetStream on a
+//    volume per pod, routes to every server, a PDB keeping a quorum (minAvailable 2), every app's
+//    NATS_URL the seed list of the three servers, the route port open between NATS pods and the
+//    client port from every app; outside a `dev` kustomization, every Deployment at 2+ replicas
+//    with a PDB that keeps one serving. (The platform creates no JetStream stream, so there is no
+//    stream replication to check; README.md, "NATS".) Points 3 and 4 are in validate-topology.mjs.
+// 4. once, the PostgreSQL the manifests expect (data/cnpg-cluster.yaml): a CloudNativePG Cluster
+//    of a primary and streaming standbys, commits waiting for one standby, in the namespace the
+//    egress policy opens, and every database URL of secret.example.yaml on its read-write Service.
 //   node infra/k8s/validate-rendered.mjs [kustomization dir ...]   (default: base and both overlays)
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
+import { get, nsOf, podsAllowed, podsOf, rulesFor, selects } from './k8s-rules.mjs';
+import { checkNats, checkPostgres, NATS, PG_NAMESPACE } from './validate-topology.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dirs = process.argv.slice(2).length ? process.argv.slice(2) : ['base', 'overlays/dev', 'overlays/prod'].map((d) => path.join(here, d));
+/** The infra/k8s tree the kustomizations belong to (a copy's own, for validate.sh's broken copies): where data/ is. */
+const root = (function up(d) {
+  if (fs.existsSync(path.join(d, 'data/cnpg-cluster.yaml'))) return d;
+  return path.dirname(d) === d ? here : up(path.dirname(d));
+})(path.resolve(dirs[0]));
 const errors = [];
-const get = (obj, dotted) => dotted.split('.').reduce((o, k) => (o == null ? undefined : o[k]), obj);
 
 /** Apps that call model servers, web search or a JSON-RPC node: the only ones with egress to the internet. */
 const OUTBOUND = new Set(['chat', 'media', 'audio', 'wallet']);
@@ -25,6 +41,8 @@ const OUTBOUND = new Set(['chat', 'media', 'audio', 'wallet']);
 const REDIS = new Set(['gateway', 'chat', 'media', 'audio']);
 const AUTOSCALED = ['gateway', 'chat', 'media', 'audio'];
 const SECRET_ENV = /(_DATABASE_URL|_KEY|_SECRET|_TOKEN|PASSWORD)$/;
+/** Kustomizations (by folder name) whose Deployments may run a single replica. */
+const SINGLE_REPLICA_OK = new Set(['dev']);
 
 async function schemaErrors(obj) {
   const [group, version] = obj.apiVersion.includes('/') ? obj.apiVersion.split('/') : [null, obj.apiVersion];
@@ -41,36 +59,6 @@ async function schemaErrors(obj) {
   } catch (err) {
     return [String(err.message).split('\n').slice(0, 5).join('; ')];
   }
-}
-
-function selects(selector, labels) {
-  if (!selector) return false;
-  const ml = selector.matchLabels || {};
-  const ok = Object.entries(ml).every(([k, v]) => labels[k] === v);
-  const exprs = (selector.matchExpressions || []).every((e) => {
-    const has = Object.prototype.hasOwnProperty.call(labels, e.key);
-    if (e.operator === 'In') return has && e.values.includes(labels[e.key]);
-    if (e.operator === 'NotIn') return !has || !e.values.includes(labels[e.key]);
-    if (e.operator === 'Exists') return has;
-    if (e.operator === 'DoesNotExist') return !has;
-    return false;
-  });
-  return ok && exprs;
-}
-
-const nsOf = (peer) => get(peer, 'namespaceSelector.matchLabels')?.['kubernetes.io/metadata.name'];
-
-/** Egress rules that apply to pods with `labels`: [{ namespaces, cidr, ports }]. */
-function egressFor(policies, labels) {
-  const rules = [];
-  for (const p of policies) {
-    if (!selects(p.spec.podSelector, labels) && Object.keys(p.spec.podSelector || {}).length) continue;
-    for (const rule of p.spec.egress || []) {
-      const ports = (rule.ports || []).map((x) => x.port);
-      for (const peer of rule.to || [{}]) rules.push({ namespace: nsOf(peer), cidr: get(peer, 'ipBlock.cidr'), ports });
-    }
-  }
-  return rules;
 }
 
 async function check(dir) {
@@ -93,35 +81,51 @@ async function check(dir) {
   const hpas = of('HorizontalPodAutoscaler');
   const pdbs = of('PodDisruptionBudget');
   const policies = of('NetworkPolicy');
+  const ha = !SINGLE_REPLICA_OK.has(path.basename(dir));
+  const natsLabels = checkNats(objects, fail);
+  for (const w of [...deployments, ...of('StatefulSet')]) {
+    const name = w.metadata.name;
+    const what = `${w.kind} ${name}`;
+    const labels = get(w, 'spec.template.metadata.labels') || {};
+    for (const c of get(w, 'spec.template.spec.containers') || []) {
+      if (!c.readinessProbe || !c.livenessProbe) fail(`${what} container ${c.name}: needs readiness and liveness probes`);
+      for (const k of ['requests', 'limits'])
+        for (const r of ['cpu', 'memory']) if (!get(c, `resources.${k}.${r}`)) fail(`${what} container ${c.name}: no ${k}.${r}`);
+      for (const e of c.env || []) if (SECRET_ENV.test(e.name) && e.value !== undefined) fail(`${what}: ${e.name} is a literal value, not from a Secret`);
+    }
+    const hpa = hpas.find((h) => get(h, 'spec.scaleTargetRef.kind') === w.kind && get(h, 'spec.scaleTargetRef.name') === name);
+    const minReplicas = hpa ? (get(hpa, 'spec.minReplicas') ?? 1) : (get(w, 'spec.replicas') ?? 1);
+    const budgets = pdbs.filter((p) => selects(get(p, 'spec.selector'), labels));
+    if (budgets.length !== 1) fail(`${what}: ${budgets.length} PodDisruptionBudgets select it (want 1)`);
+    for (const p of budgets) {
+      const min = get(p, 'spec.minAvailable');
+      const maxUnavailable = get(p, 'spec.maxUnavailable');
+      if ([min, maxUnavailable].some((v) => v !== undefined && !Number.isInteger(v)))
+        fail(`PodDisruptionBudget ${p.metadata.name}: use a number of pods, not a percentage (checkable against the replica count)`);
+      if (Number.isInteger(min) && min >= minReplicas)
+        fail(`PodDisruptionBudget ${p.metadata.name}: minAvailable ${min} with ${minReplicas} replica(s) blocks every drain`);
+      if (maxUnavailable === 0) fail(`PodDisruptionBudget ${p.metadata.name}: maxUnavailable 0 blocks every drain`);
+      // With 2+ replicas a drain must leave one serving: a budget that allows evicting them all does not.
+      const keeps = Number.isInteger(min) ? min : Number.isInteger(maxUnavailable) ? minReplicas - maxUnavailable : 0;
+      if (ha && keeps < 1) fail(`PodDisruptionBudget ${p.metadata.name}: lets a drain evict all ${minReplicas} replicas of ${name}`);
+    }
+    if (ha && w.kind === 'Deployment' && minReplicas < 2)
+      fail(`${what}: ${minReplicas} replica(s) at least; want 2 or more (only a ${[...SINGLE_REPLICA_OK].join('/')} kustomization may run one)`);
+  }
   for (const d of deployments) {
     const name = d.metadata.name;
     const labels = get(d, 'spec.template.metadata.labels') || {};
     const app = labels['app.kubernetes.io/name'];
-    for (const c of get(d, 'spec.template.spec.containers') || []) {
-      if (!c.readinessProbe || !c.livenessProbe) fail(`Deployment ${name} container ${c.name}: needs readiness and liveness probes`);
-      for (const k of ['requests', 'limits'])
-        for (const r of ['cpu', 'memory']) if (!get(c, `resources.${k}.${r}`)) fail(`Deployment ${name} container ${c.name}: no ${k}.${r}`);
-      for (const e of c.env || [])
-        if (SECRET_ENV.test(e.name) && e.value !== undefined) fail(`Deployment ${name}: ${e.name} is a literal value, not from a Secret`);
-    }
     const hpa = hpas.find((h) => get(h, 'spec.scaleTargetRef.name') === name);
-    const minReplicas = hpa ? (get(hpa, 'spec.minReplicas') ?? 1) : (get(d, 'spec.replicas') ?? 1);
-    const budgets = pdbs.filter((p) => selects(get(p, 'spec.selector'), labels));
-    if (budgets.length !== 1) fail(`Deployment ${name}: ${budgets.length} PodDisruptionBudgets select it (want 1)`);
-    for (const p of budgets) {
-      const min = get(p, 'spec.minAvailable');
-      if (Number.isInteger(min) && min >= minReplicas)
-        fail(`PodDisruptionBudget ${p.metadata.name}: minAvailable ${min} with ${minReplicas} replica(s) blocks every drain`);
-      if (get(p, 'spec.maxUnavailable') === 0) fail(`PodDisruptionBudget ${p.metadata.name}: maxUnavailable 0 blocks every drain`);
-    }
     if (AUTOSCALED.includes(app) && !hpa) fail(`Deployment ${name}: no HorizontalPodAutoscaler`);
     if (app === 'gateway' && hpa && !(hpa.spec.metrics || []).some((m) => get(m, 'resource.name') === 'cpu')) fail('the gateway HPA must scale on CPU');
 
-    const egress = egressFor(policies, labels);
+    const egress = rulesFor(policies, labels, 'egress');
     const reaches = (ns, port) => egress.some((r) => r.namespace === ns && r.ports.includes(port));
-    if (!reaches('nats', 4222)) fail(`Deployment ${name}: no egress to NATS (namespace nats, 4222)`);
+    if (natsLabels && !podsAllowed(egress, natsLabels, NATS.client)) fail(`Deployment ${name}: no egress to the NATS pods' client port ${NATS.client}`);
     const hasDb = (get(d, 'spec.template.spec.containers') || []).some((c) => (c.env || []).some((e) => /_DATABASE_URL$/.test(e.name)));
-    if (hasDb !== reaches('postgres', 5432)) fail(`Deployment ${name}: ${hasDb ? 'has a database URL but no' : 'has no database URL but'} egress to Postgres`);
+    if (hasDb !== reaches(PG_NAMESPACE, 5432))
+      fail(`Deployment ${name}: ${hasDb ? 'has a database URL but no' : 'has no database URL but'} egress to Postgres`);
     if (REDIS.has(app) !== reaches('redis', 6379)) fail(`Deployment ${name}: Redis egress should be ${REDIS.has(app) ? 'allowed' : 'denied'}`);
     const internet = egress.some((r) => r.cidr === '0.0.0.0/0');
     if (internet !== OUTBOUND.has(app)) fail(`Deployment ${name}: egress to the internet should be ${OUTBOUND.has(app) ? 'allowed' : 'denied'}`);
@@ -141,7 +145,7 @@ async function check(dir) {
   for (const p of policies) {
     for (const rule of p.spec.ingress || []) {
       if (!rule.from || !rule.from.length) fail(`NetworkPolicy ${p.metadata.name}: an ingress rule without "from" admits everyone`);
-      const outside = (rule.from || []).filter((peer) => nsOf(peer) !== 'monitoring');
+      const outside = (rule.from || []).filter((peer) => nsOf(peer) !== 'monitoring' && !podsOf(peer));
       const onlyGateway = deployments.every(
         (d) => d.metadata.name === 'gateway' || !selects(p.spec.podSelector, get(d, 'spec.template.metadata.labels') || {}),
       );
@@ -153,6 +157,7 @@ async function check(dir) {
   process.stdout.write(`${where}: ${objects.length} objects rendered and checked\n`);
 }
 
+checkPostgres(root, (msg) => errors.push(`${path.relative(process.cwd(), path.join(root, 'data/cnpg-cluster.yaml'))}: ${msg}`));
 for (const dir of dirs) await check(path.resolve(dir));
 if (errors.length) {
   process.stderr.write(`${errors.map((e) => `error: ${e}`).join('\n')}\n`);

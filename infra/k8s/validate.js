@@ -2,8 +2,8 @@
 // Offline checks for the Kubernetes manifests (no cluster, no schema download): every file the
 // kustomization names exists and parses; each object has a known apiVersion/kind, a valid name
 // and the fields its kind needs; and the objects agree with each other (selectors match pod
-// labels, Services/Ingress/HPA/PDB point at things that exist, ConfigMap/Secret/PVC references
-// resolve, probe ports exist). Not a full OpenAPI validation: see README.md.
+// labels, Services/Ingress/HPA/PDB point at things that exist, a StatefulSet's serviceName is a
+// headless Service of its pods, ConfigMap/Secret/PVC references resolve, probe ports exist). Not a full OpenAPI validation: see README.md.
 //   node infra/k8s/validate.js [dir]     (default: base/)
 const fs = require('node:fs');
 const path = require('node:path');
@@ -225,11 +225,11 @@ function checkContainer(c, where, podVolumes, isInit) {
   }
 }
 
-function checkPodTemplate(template, where, { requireSelectorOf } = {}) {
+function checkPodTemplate(template, where, { requireSelectorOf, extraVolumes = [] } = {}) {
   const spec = get(template, 'spec') || {};
   for (const key of Object.keys(spec)) if (!POD_FIELDS.has(key)) fail(where, `unknown pod spec field ${key}`);
   if (get(spec, 'securityContext.runAsNonRoot') !== true) fail(where, 'pod securityContext.runAsNonRoot must be true');
-  const volumes = new Set();
+  const volumes = new Set(extraVolumes);
   for (const v of spec.volumes || []) {
     volumes.add(v.name);
     const cm = get(v, 'configMap.name');
@@ -251,8 +251,16 @@ function checkPodTemplate(template, where, { requireSelectorOf } = {}) {
 }
 
 const workloads = [];
-for (const { obj, where } of byKind('Deployment')) {
-  checkPodTemplate(get(obj, 'spec.template'), where, { requireSelectorOf: get(obj, 'spec.selector') });
+for (const { obj, where } of [...byKind('Deployment'), ...byKind('StatefulSet')]) {
+  // A StatefulSet's volumeClaimTemplates are volumes of each pod (one claim per pod).
+  const claimTemplates = (get(obj, 'spec.volumeClaimTemplates') || []).map((t) => get(t, 'metadata.name'));
+  for (const t of get(obj, 'spec.volumeClaimTemplates') || []) {
+    const at = `${where} volumeClaimTemplate ${get(t, 'metadata.name') || '?'}`;
+    if (!get(t, 'metadata.name')) fail(at, 'metadata.name is missing');
+    if (!(get(t, 'spec.accessModes') || []).length) fail(at, 'spec.accessModes is empty');
+    if (!get(t, 'spec.resources.requests.storage')) fail(at, 'spec.resources.requests.storage is missing');
+  }
+  checkPodTemplate(get(obj, 'spec.template'), where, { requireSelectorOf: get(obj, 'spec.selector'), extraVolumes: claimTemplates });
   workloads.push({
     obj,
     labels: get(obj, 'spec.template.metadata.labels') || {},
@@ -275,6 +283,16 @@ for (const { obj, where } of byKind('Service')) {
     if (!Number.isInteger(p.port)) fail(where, `port ${p.name || '?'}: port must be a number`);
     if (typeof p.targetPort === 'string' && !targets.some((w) => w.ports.some((cp) => cp.name === p.targetPort)))
       fail(where, `targetPort ${p.targetPort} is not a container port name of the selected pods`);
+  }
+}
+// A StatefulSet's serviceName must be a headless Service selecting its pods (the pods' DNS names).
+for (const { obj, where } of byKind('StatefulSet')) {
+  const svc = services.get(get(obj, 'spec.serviceName'));
+  if (!svc) fail(where, `serviceName ${get(obj, 'spec.serviceName')} is not a Service here`);
+  else {
+    if (get(svc, 'spec.clusterIP') !== 'None') fail(where, `Service ${svc.metadata.name} must be headless (clusterIP: None) to name each pod`);
+    if (!selects(get(svc, 'spec.selector'), get(obj, 'spec.template.metadata.labels') || {}))
+      fail(where, `Service ${svc.metadata.name} does not select its pods`);
   }
 }
 for (const { obj, where } of byKind('Ingress')) {
