@@ -51,6 +51,11 @@ const gatewayEnvSchema = z.object({
   SVC_CATALOG_PATH: z.string().optional(),
   /** Largest request body accepted, in bytes (413 above). */
   BODY_LIMIT_BYTES: positiveInt(40 * 1024 * 1024),
+  /**
+   * Bytes of request bodies all requests in flight may hold at once in this process (503 with
+   * retry-after past it; docs/configuration.md). Unset: BODY_LIMIT_BYTES (one body at the limit).
+   */
+  BODY_BUDGET_BYTES: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().positive().optional()),
   /** How long a non-streaming inference call may take before 504. */
   INFERENCE_TIMEOUT_MS: positiveInt(300_000),
   /** How long /healthz waits for each service. */
@@ -111,7 +116,15 @@ export const gatewayConfigSchema = gatewayEnvSchema
     path: ['REQUEST_HEADERS_TIMEOUT_MS'],
     message: 'must not be larger than REQUEST_RECEIVE_TIMEOUT_MS (the headers are part of the request)',
   })
-  .transform((c) => ({ ...c, MAX_CONNECTIONS_PER_IP: c.MAX_CONNECTIONS_PER_IP ?? (c.TRUST_PROXY ? 0 : DEFAULT_MAX_CONNECTIONS_PER_IP) }));
+  .refine((c) => c.BODY_BUDGET_BYTES === undefined || c.BODY_BUDGET_BYTES >= c.BODY_LIMIT_BYTES, {
+    path: ['BODY_BUDGET_BYTES'],
+    message: 'must not be smaller than BODY_LIMIT_BYTES (a body at the limit could never be received)',
+  })
+  .transform((c) => ({
+    ...c,
+    MAX_CONNECTIONS_PER_IP: c.MAX_CONNECTIONS_PER_IP ?? (c.TRUST_PROXY ? 0 : DEFAULT_MAX_CONNECTIONS_PER_IP),
+    BODY_BUDGET_BYTES: c.BODY_BUDGET_BYTES ?? c.BODY_LIMIT_BYTES,
+  }));
 export type GatewayConfig = z.output<typeof gatewayConfigSchema>;
 export const loadGatewayConfig = (): GatewayConfig => loadConfig('gateway', gatewayConfigSchema);
 export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');

@@ -74,6 +74,10 @@ export const HEADER = {
   authorization: 'authorization',
   contentType: 'content-type',
   contentEncoding: 'content-encoding',
+  /** Request bodies: what the gateway's body budget holds before reading (apps/gateway/src/http/body-intake.ts). */
+  contentLength: 'content-length',
+  transferEncoding: 'transfer-encoding',
+  connection: 'connection',
   acceptEncoding: 'accept-encoding',
   cacheControl: 'cache-control',
   /** The admin console's static files (apps/gateway/src/console). */

@@ -10,6 +10,8 @@ import { registerConsole } from '../console/console.route';
 import { GatewayConfig } from '../config';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
 import { registerMetrics } from '../metrics/metrics.route';
+import { BodyBudget } from './body-budget';
+import { registerBodyIntake } from './body-intake';
 import { ignoreUnknownExpectations } from './client-error';
 import { refuseWhileClosing } from './closing';
 import { capConnectionsPerAddress } from './connection-cap';
@@ -43,13 +45,17 @@ export async function createGatewayApp(config: GatewayConfig, logger: Logger): P
   const fastify = app.getHttpAdapter().getInstance();
   capConnectionsPerAddress(fastify.server, config.MAX_CONNECTIONS_PER_IP, logger);
   ignoreUnknownExpectations(fastify.server);
-  registerJsonBody(fastify);
+  registerJsonBody(fastify, config.BODY_LIMIT_BYTES);
   registerMetrics(fastify, app.get(GatewayMetrics));
   registerRequestSpans(fastify);
 
   registerResponseHeaders(fastify, logger, config);
   registerCors(fastify, config.CORS_ALLOWED_ORIGINS);
   refuseWhileClosing(fastify, logger);
+  // After the response headers (a refusal carries the request id), before any body is read.
+  const budget = new BodyBudget(config.BODY_BUDGET_BYTES);
+  app.get(GatewayMetrics).watchBodyBudget(budget);
+  registerBodyIntake(fastify, { budget, limit: config.BODY_LIMIT_BYTES, metrics: app.get(GatewayMetrics) }, logger);
   await app.register(compress as never, {
     global: true,
     encodings: ['br', 'gzip'],

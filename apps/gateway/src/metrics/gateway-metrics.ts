@@ -1,11 +1,11 @@
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { RpcObserver, RpcOutcome } from '@svc/messaging';
 
 /** Seconds: from a cached answer (sub-millisecond) to a long generation. */
 const REQUEST_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 const RPC_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120];
 
-export type RefusalReason = 'insufficient_balance' | 'rate_limited' | 'abuse_blocked';
+export type RefusalReason = 'insufficient_balance' | 'rate_limited' | 'abuse_blocked' | 'body_budget';
 
 interface ModelSeries {
   tokensIn: Counter.Internal;
@@ -64,7 +64,7 @@ export class GatewayMetrics implements RpcObserver {
   });
   private readonly refusals = new Counter({
     name: 'svc_gateway_refusals_total',
-    help: 'Requests refused before any model ran: insufficient_balance (402), rate_limited (429), abuse_blocked (429 of the abuse block).',
+    help: 'Requests refused before any model ran: insufficient_balance (402), rate_limited (429), abuse_blocked (429 of the abuse block), body_budget (503: request bodies in flight at BODY_BUDGET_BYTES).',
     labelNames: ['reason', 'model'],
     registers: [this.registry],
   });
@@ -82,6 +82,18 @@ export class GatewayMetrics implements RpcObserver {
   /** Node's own (event-loop lag, heap, GC, CPU), sampled at scrape time and by a lag monitor. */
   collectDefaults(): void {
     collectDefaultMetrics({ register: this.registry, prefix: 'svc_gateway_' });
+  }
+
+  /** The bytes request bodies in flight hold (http/body-budget.ts), read at scrape time. */
+  watchBodyBudget(budget: { readonly inUse: number }): void {
+    new Gauge({
+      name: 'svc_gateway_request_body_bytes_held',
+      help: 'Bytes of request bodies in flight held against BODY_BUDGET_BYTES (declared Content-Length, or what arrived of a chunked body).',
+      registers: [this.registry],
+      collect() {
+        this.set(budget.inUse);
+      },
+    });
   }
 
   /** One answered request (the onResponse hook). */
@@ -156,6 +168,7 @@ export class NoGatewayMetrics extends GatewayMetrics {
   override creditHeld(): void {}
   override creditCharged(): void {}
   override refused(): void {}
+  override watchBodyBudget(): void {}
   override observe(): void {}
 }
 

@@ -2,3 +2,4 @@ export * from './caller';
 export * from './wire';
 export * from './stored-text';
 export * from './inline-budget';
+export * from './json-byte-length';

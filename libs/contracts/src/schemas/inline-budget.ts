@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonByteLength } from './json-byte-length';
 
 /** NATS's default `max_payload`: a message above it is refused by the client before it is sent. */
 export const NATS_MAX_PAYLOAD_BYTES = 1024 * 1024;
@@ -10,7 +11,7 @@ export const NATS_MAX_PAYLOAD_BYTES = 1024 * 1024;
  */
 export const INLINE_BUDGET_BYTES = 768 * 1024;
 
-const jsonBytes = (value: unknown): number => (value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value)));
+const jsonBytes = (value: unknown): number => jsonByteLength(value) ?? 0;
 
 /** The path to the part of `value` that makes it large: down the largest child while it holds most of its parent. */
 function largestPath(value: unknown, size: number): Array<string | number> {
