@@ -26,7 +26,7 @@ async function up(fresh) {
   say('Redis');
   await startRedis();
   say(`PostgreSQL: primary ${state.primary}, synchronous standby ${state.standby}`);
-  await startPrimary(state.primary, state.standby);
+  await startPrimary(state.primary);
   await startStandby(state.standby, state.primary);
   say('HAProxy');
   await startHaproxy(state);

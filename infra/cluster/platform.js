@@ -34,7 +34,8 @@ function platformEnv() {
     SVC_REPLICAS: '2',
     SHUTDOWN_GRACE_MS: '10000',
     LOG_LEVEL: 'info',
-    START_TIMEOUT_MS: '240000',
+    // a loaded 2-core machine took 4-5 minutes to boot the 14 processes
+    START_TIMEOUT_MS: '600000',
     ...process.env,
     // The topology itself
     ...clusterEnv(),

@@ -49,11 +49,11 @@ async function startServer(name, roleSettings) {
   await waitUntil(`PostgreSQL ${name}`, () => listening(layout.pg[name].port), 30_000, name);
 }
 
-/** The primary; a new data directory on first use. */
-async function startPrimary(name, standby) {
+/** The primary; a new data directory on first use. Its synchronous standby is named once that runs (startStandby). */
+async function startPrimary(name) {
   prepareDir();
   if (!fs.existsSync(path.join(dataDir(name), 'PG_VERSION'))) run('initdb', ['-D', dataDir(name), '-A', 'trust', '-U', 'postgres', '-E', 'UTF8']);
-  await startServer(name, [`synchronous_standby_names=${standby}`, 'synchronous_commit=on']);
+  await startServer(name, ['synchronous_commit=on']);
 }
 
 /** The standby, copied afresh from the primary (pg_basebackup), streaming from it under its own name. */
@@ -61,11 +61,19 @@ async function startStandby(name, primary) {
   if (running(name)) return;
   fs.rmSync(dataDir(name), { recursive: true, force: true });
   run('pg_basebackup', ['-h', '127.0.0.1', '-p', String(layout.pg[primary].port), '-U', 'postgres', '-D', dataDir(name), '-X', 'stream', '-c', 'fast']);
+  // The copy names itself as the synchronous standby (the primary's ALTER SYSTEM): once promoted it
+  // would wait for itself, so it starts without one and commits alone until a new standby runs.
+  const autoConf = path.join(dataDir(name), 'postgresql.auto.conf');
+  fs.writeFileSync(autoConf, fs.readFileSync(autoConf, 'utf8').replace(/^synchronous_standby_names.*$/gm, ''));
   fs.writeFileSync(path.join(dataDir(name), 'standby.signal'), '');
   if (asRoot) fs.chownSync(path.join(dataDir(name), 'standby.signal'), owner().uid, owner().gid);
   const conninfo = `host=127.0.0.1 port=${layout.pg[primary].port} user=postgres application_name=${name}`;
-  // No synchronous standby of its own: once promoted, it commits alone until a new standby is made.
-  await startServer(name, [`primary_conninfo=${conninfo}`, 'synchronous_standby_names=']);
+  await startServer(name, [`primary_conninfo=${conninfo}`]);
+  await waitUntil(`${name} streaming from ${primary}`, () => replicationState(primary).startsWith(`${name} streaming`), 30_000, name);
+  // From now on the primary acknowledges a commit once this standby has flushed it.
+  sql(primary, `ALTER SYSTEM SET synchronous_standby_names = '${name}'`);
+  sql(primary, 'SELECT pg_reload_conf()');
+  await waitUntil(`${name} as synchronous standby`, () => replicationState(primary) === `${name} streaming sync`, 30_000, name);
 }
 
 /** Runs one SQL statement on a server directly (not through the proxy); returns its first value. */

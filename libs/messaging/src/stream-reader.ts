@@ -69,7 +69,9 @@ export class StreamReader {
     const msg = this.queue.shift() as Msg;
     const kind = msg.headers?.get(NATS_HEADER.frame) as FrameKind | undefined;
     const seq = Number(msg.headers?.get(NATS_HEADER.seq));
-    if (seq !== this.expectedSeq) return this.fail(ErrorCode.Internal, 'The stream was interrupted: frames were lost.');
+    // Lost in transit (a NATS server of a cluster died between the two ends): the bus failed, not
+    // the request, so it is a 503 the client may retry, like a service that stopped responding.
+    if (seq !== this.expectedSeq) return this.fail(ErrorCode.ServiceUnavailable, 'The stream was interrupted: frames were lost. Try again.');
     this.expectedSeq++;
     switch (kind) {
       case 'chunk':

@@ -48,8 +48,10 @@ export function startTraffic(options: TrafficOptions): Traffic {
     let outcome: Omit<Sample, 'start' | 'end'> = { status: 0, complete: false };
     try {
       outcome = await options.request(AbortSignal.timeout(options.clientTimeoutMs ?? 30_000), index);
-    } catch {
-      // no answer: status 0
+    } catch (err) {
+      // no answer: status 0, and why (a reset, a timeout)
+      const cause = (err as { cause?: unknown }).cause ?? err;
+      outcome = { status: 0, complete: false, detail: cause instanceof Error ? cause.message : String(cause) };
     }
     samples.push({ start, end: now(), ...outcome });
   };
