@@ -16,7 +16,7 @@ import {
 import { chatRequest } from './support/chat-request';
 import { killService, waitForReplicas } from './support/service-processes';
 import { startDelayProxy } from './support/delay-proxy';
-import { chargesByRequest } from './support/ledger';
+import { checkCharges } from './support/charge-check';
 import { recovery, Sample, startTraffic } from './support/traffic';
 
 /**
@@ -240,28 +240,12 @@ describeSlow('faults under load', () => {
 
   it('after all of it: the ledger reconciles and each request was charged what its client got', async () => {
     const answered = samples.filter((s) => s.requestId);
-    const served = answered.filter((s) => s.status === 200 && s.complete);
     // Settlements delayed by the faults are retried with backoff (up to about a minute).
-    let charges = await chargesByRequest(platform.env.BILLING_DATABASE_URL);
-    for (const deadline = Date.now() + 30_000; Date.now() < deadline && served.some((s) => !charges.has(s.requestId as string)); await sleep(500)) {
-      charges = await chargesByRequest(platform.env.BILLING_DATABASE_URL);
-    }
-    await sleep(2_500); // settlement grace (1 s) and a sweep
-    charges = await chargesByRequest(platform.env.BILLING_DATABASE_URL);
+    const { wrong, charges } = await checkCharges(platform.env.BILLING_DATABASE_URL, samples, mayBeUnbilled);
     const reconcile = await operatorCli(platform.env).billing('reconcile');
     expect(reconcile).toMatchObject({ ok: true, mismatches: [], overdueHolds: 0 });
 
     expect(answered.length).toBeGreaterThan(100);
-    const wrong: string[] = [];
-    for (const s of answered) {
-      const charge = charges.get(s.requestId as string);
-      const net = charge?.netNano ?? 0n;
-      if (charge && charge.held > 0) wrong.push(`${s.requestId}: still held`);
-      const lostHold = !charge && mayBeUnbilled.has(s.requestId as string);
-      if (s.status === 200 && s.complete && !lostHold && (charge?.reservations !== 1 || net <= 0n))
-        wrong.push(`${s.requestId}: served, charged ${net} over ${charge?.reservations ?? 0} reservations`);
-      if (s.status !== 200 && net !== 0n) wrong.push(`${s.requestId}: answered ${s.status}, charged ${net}`);
-    }
     if (wrong.length) {
       const ids = wrong.map((w) => w.slice(0, w.indexOf(':')));
       process.stdout.write(

@@ -1,6 +1,6 @@
-import { armKill, balancerState, clusterEnv, platformLog, portClosed, sentTo, timeUntil } from './support/cluster';
-import { CONCURRENCY, describeFailure, failedAfter, failedInFlight, underLoad } from './support/load';
-import { wronglyCharged } from './support/ledger-check';
+import { armKill, balancerState, clusterEnv, crash, platformLog, sentTo, timeUntil } from './support/cluster';
+import { CONCURRENCY, describeFailure, killFigures, underLoad } from './support/load';
+import { wronglyCharged } from '../support/charge-check';
 import { recordResult } from './support/results';
 
 /**
@@ -21,36 +21,19 @@ describe('a gateway of two killed under load', () => {
     let killedAt = 0;
     let closedAfterMs = 0;
     const { run, at, result } = await underLoad(env.SVC_ADMIN_KEY, async (now) => {
-      const signalled = now();
-      kill();
       killedAt = Date.now();
-      // The fault's moment: its port closed (until then the dying process still accepts connections).
-      await portClosed(3111);
-      const closed = now();
-      closedAfterMs = Math.round(closed - signalled);
+      const crashed = await crash(kill, 3111, now);
+      closedAfterMs = crashed.closedAfterMs;
       markedDownMs = await timeUntil(async () => (await balancerState('gateways/gateway-1')).startsWith('DOWN'), 10_000);
       sentAfterDown = await sentTo('gateways/gateway-1');
-      return closed;
+      return crashed.closedAt;
     });
     const stillDown = (await balancerState('gateways/gateway-1')).startsWith('DOWN');
     const sentWhileDown = (await sentTo('gateways/gateway-1')) - sentAfterDown;
-    const late = failedAfter(run, at);
-    const inFlight = failedInFlight(run, at);
+    const { late, inFlight, figures } = killFigures(run, at, result);
     const backMs = await timeUntil(async () => (await balancerState('gateways/gateway-1')) === 'UP', 120_000);
     const backInRotationMs = backMs === null ? null : Date.now() - killedAt;
-    recordResult('gateway killed', {
-      requests: run.length,
-      failed: result.failed,
-      failedInFlight: inFlight.length,
-      failedAfterKill: late.length,
-      failedSentWithin100msOfKill: result.failed - inFlight.length - late.length,
-      failures: result.failures,
-      portClosedAfterMs: closedAfterMs,
-      markedDownMs,
-      recoveredMs: result.recoveredMs,
-      failureDetails: [...inFlight, ...late].map(describeFailure).slice(0, 6),
-      backInRotationMs,
-    });
+    recordResult('gateway killed', { ...figures, portClosedAfterMs: closedAfterMs, markedDownMs, backInRotationMs });
     expect(markedDownMs).not.toBeNull();
     // Nothing reached it while it was down, unless the supervisor had already restarted it.
     if (stillDown) expect(sentWhileDown).toBe(0);

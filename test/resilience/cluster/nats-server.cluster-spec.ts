@@ -1,6 +1,6 @@
-import { armKill, balancerState, clusterCli, clusterEnv, portClosed, sleep } from './support/cluster';
-import { CONCURRENCY, describeFailure, failedAfter, failedInFlight, underLoad } from './support/load';
-import { wronglyCharged } from './support/ledger-check';
+import { armKill, balancerState, clusterCli, clusterEnv, crash, sleep } from './support/cluster';
+import { CONCURRENCY, describeFailure, killFigures, underLoad } from './support/load';
+import { wronglyCharged } from '../support/charge-check';
 import { recordResult } from './support/results';
 
 const MONITOR = [4321, 4322, 4323];
@@ -32,28 +32,12 @@ describe('a NATS server of three killed under load', () => {
     const kill = armKill(victim.name);
     let closedAfterMs = 0;
     const { run, at, result } = await underLoad(env.SVC_ADMIN_KEY, async (now) => {
-      const signalled = now();
-      kill();
-      // The fault's moment: its client port closed (the dying server's clients see it at once then).
-      await portClosed(victim.port);
-      closedAfterMs = Math.round(now() - signalled);
-      return now();
+      const crashed = await crash(kill, victim.port, now);
+      closedAfterMs = crashed.closedAfterMs;
+      return crashed.closedAt;
     });
-    const late = failedAfter(run, at);
-    const inFlight = failedInFlight(run, at);
-    recordResult('NATS server killed', {
-      server: `${victim.name} (${victim.clients} clients)`,
-      portClosedAfterMs: closedAfterMs,
-      requests: run.length,
-      failed: result.failed,
-      failedInFlight: inFlight.length,
-      failedAfterKill: late.length,
-      failedSentWithin100msOfKill: result.failed - inFlight.length - late.length,
-      failures: result.failures,
-      failureDetails: [...inFlight, ...late].map(describeFailure).slice(0, 6),
-      slowestFailureMs: result.slowestFailureMs,
-      recoveredMs: result.recoveredMs,
-    });
+    const { late, inFlight, figures } = killFigures(run, at, result);
+    recordResult('NATS server killed', { server: `${victim.name} (${victim.clients} clients)`, portClosedAfterMs: closedAfterMs, ...figures });
     expect(late.map(describeFailure)).toEqual([]);
     // In flight: the clients' requests and probes in flight at the kill, each failed once with a 503.
     expect(inFlight.length).toBeLessThanOrEqual(CONCURRENCY + 2);

@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import { operatorCli } from '@svc/testing';
 import { armKill, clusterCli, clusterEnv, pgPrimary, sleep } from './support/cluster';
 import { describeFailure, failedAfter, underLoad } from './support/load';
-import { wronglyCharged } from './support/ledger-check';
+import { wronglyCharged } from '../support/charge-check';
 import { missingProbeWrites, startProbeWrites } from './support/probe-writes';
 import { recordResult } from './support/results';
 
@@ -34,6 +34,8 @@ describe('the PostgreSQL primary killed and the standby promoted, under load', (
     let settledBefore = new Set<string>();
     let killedAt = 0;
     let failoverMs = 0;
+    /** Of the failover, what the command itself took (promotion and the proxy's switch), without starting Node. */
+    let promoteMs = 0;
     const kill = armKill(pgPrimary());
     const { run, at } = await underLoad(
       env.SVC_ADMIN_KEY,
@@ -43,8 +45,9 @@ describe('the PostgreSQL primary killed and the standby promoted, under load', (
         kill();
         killedAt = probe.now();
         const started = Date.now();
-        await clusterCli('failover');
+        const said = await clusterCli('failover');
         failoverMs = Date.now() - started;
+        promoteMs = Number(/in (\d+) ms/.exec(said)?.[1]);
         return at;
       },
       10_000,
@@ -74,6 +77,7 @@ describe('the PostgreSQL primary killed and the standby promoted, under load', (
       failureDetails: failed.map(describeFailure).slice(0, 6),
       lastFailureStartedMs: failed.length ? Math.round(Math.max(...failed.map((s) => s.start)) - at) : null,
       failoverCommandMs: failoverMs,
+      promoteAndSwitchMs: promoteMs,
       writesResumedMs,
       probeWrites: probe.acknowledged.length,
       probeWritesFailed: probe.failures,

@@ -24,25 +24,21 @@ export const BALANCER = 'http://127.0.0.1:3101/api/v1';
 export const GATEWAYS = ['http://127.0.0.1:3111/api/v1', 'http://127.0.0.1:3112/api/v1'];
 const STATS = 'http://127.0.0.1:3109/;csv';
 
-/** HAProxy's view of one server ("UP", "DOWN", "MAINT", "no check"...), e.g. `gateways/gateway-1`. */
-export async function balancerState(server: string): Promise<string> {
+/** One server's row of HAProxy's statistics (CSV), by column name; `server` is e.g. `gateways/gateway-1`. */
+async function stats(server: string): Promise<(column: string) => string | undefined> {
   const csv = await (await fetch(STATS)).text();
   const [header, ...rows] = csv.replace(/^# /, '').split('\n');
   const cols = header.split(',');
   const [proxy, name] = server.split('/');
   const row = rows.map((r) => r.split(',')).find((r) => r[cols.indexOf('pxname')] === proxy && r[cols.indexOf('svname')] === name);
-  return row?.[cols.indexOf('status')] ?? 'unknown';
+  return (column) => row?.[cols.indexOf(column)];
 }
 
+/** HAProxy's view of one server ("UP", "DOWN", "MAINT", ...). */
+export const balancerState = async (server: string): Promise<string> => (await stats(server))('status') ?? 'unknown';
+
 /** Requests HAProxy has sent to one server so far (its `stot` counter). */
-export async function sentTo(server: string): Promise<number> {
-  const csv = await (await fetch(STATS)).text();
-  const [header, ...rows] = csv.replace(/^# /, '').split('\n');
-  const cols = header.split(',');
-  const [proxy, name] = server.split('/');
-  const row = rows.map((r) => r.split(',')).find((r) => r[cols.indexOf('pxname')] === proxy && r[cols.indexOf('svname')] === name);
-  return Number(row?.[cols.indexOf('stot')] ?? 0);
-}
+export const sentTo = async (server: string): Promise<number> => Number((await stats(server))('stot') ?? 0);
 
 /** The platform supervisor's log: a restarted process prints a line there. */
 export const platformLog = (): string => readFileSync(path.join(REPO_ROOT, 'tmp/cluster/logs/platform.log'), 'utf8');
@@ -85,4 +81,16 @@ export async function portClosed(port: number): Promise<void> {
       socket.once('error', () => resolve(true));
     });
   while (!(await refused())) await sleep(5);
+}
+
+/**
+ * Fires an armed kill and resolves once the process's port is closed, with that moment on
+ * `now`'s clock (the fault's moment: until then the dying process still accepts connections).
+ */
+export async function crash(kill: () => void, port: number, now: () => number): Promise<{ closedAt: number; closedAfterMs: number }> {
+  const signalled = now();
+  kill();
+  await portClosed(port);
+  const closedAt = now();
+  return { closedAt, closedAfterMs: Math.round(closedAt - signalled) };
 }

@@ -1,5 +1,5 @@
 import { chatRequest } from '../../support/chat-request';
-import { recovery, Sample, startTraffic } from '../../support/traffic';
+import { recovery, Recovery, Sample, startTraffic } from '../../support/traffic';
 import { BALANCER, sleep } from './cluster';
 
 /** Clients in the loop, half of them streaming, plus a probe every 200 ms. */
@@ -34,3 +34,24 @@ export const failedAfter = (run: Sample[], at: number, marginMs = 100) => run.fi
 export const failedInFlight = (run: Sample[], at: number) => run.filter((s) => s.start <= at && s.end >= at && (s.status !== 200 || !s.complete));
 
 export const describeFailure = (s: Sample) => `${s.status} ${s.complete ? '' : 'incomplete'} ${s.detail ?? ''}`.trim();
+
+/** The figures every kill test records: requests, failures by when they were sent, how fast it recovered. */
+export function killFigures(run: Sample[], at: number, result: Recovery) {
+  const late = failedAfter(run, at);
+  const inFlight = failedInFlight(run, at);
+  return {
+    late,
+    inFlight,
+    figures: {
+      requests: run.length,
+      failed: result.failed,
+      failedInFlight: inFlight.length,
+      failedAfterKill: late.length,
+      failedSentWithin100msOfKill: result.failed - inFlight.length - late.length,
+      failures: result.failures,
+      failureDetails: [...inFlight, ...late].map(describeFailure).slice(0, 6),
+      slowestFailureMs: result.slowestFailureMs,
+      recoveredMs: result.recoveredMs,
+    },
+  };
+}

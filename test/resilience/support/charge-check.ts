@@ -1,13 +1,18 @@
-import { Sample } from '../../support/traffic';
-import { chargesByRequest } from '../../support/ledger';
-import { sleep } from './cluster';
+import { chargesByRequest, RequestCharge } from './ledger';
+import { Sample } from './traffic';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Every served request charged once (one reservation, a positive net), every failed one not at
  * all, no hold left open; `mayBeUnbilled`: requests whose hold a crash may have lost (never
  * overcharged). Settlements are batched and retried, so it waits up to 30 s for them.
  */
-export async function wronglyCharged(billingDatabaseUrl: string, samples: Sample[], mayBeUnbilled = new Set<string>()): Promise<string[]> {
+export async function checkCharges(
+  billingDatabaseUrl: string,
+  samples: Sample[],
+  mayBeUnbilled = new Set<string>(),
+): Promise<{ wrong: string[]; charges: Map<string, RequestCharge> }> {
   const answered = samples.filter((s) => s.requestId);
   const served = answered.filter((s) => s.status === 200 && s.complete);
   let charges = await chargesByRequest(billingDatabaseUrl);
@@ -26,5 +31,9 @@ export async function wronglyCharged(billingDatabaseUrl: string, samples: Sample
       wrong.push(`${s.requestId}: served, charged ${net} over ${charge?.reservations ?? 0} reservations`);
     if (s.status !== 200 && net !== 0n) wrong.push(`${s.requestId}: answered ${s.status}, charged ${net}`);
   }
-  return wrong;
+  return { wrong, charges };
 }
+
+/** What `checkCharges` found wrong: empty when every request was charged what its client got. */
+export const wronglyCharged = async (billingDatabaseUrl: string, samples: Sample[], mayBeUnbilled?: Set<string>): Promise<string[]> =>
+  (await checkCharges(billingDatabaseUrl, samples, mayBeUnbilled)).wrong;
