@@ -30,9 +30,9 @@ const client = base.protocol === 'https:' ? https : http;
 const concurrency = Number(opts.concurrency);
 const MB = 1_000_000;
 
-/** A chat body of exactly `bytes` bytes: one user message of ASCII letters. */
+/** A chat body of exactly `bytes` bytes: one user message of ASCII letters (one token asked). */
 function chatBody(bytes) {
-  const head = Buffer.from('{"model":"default","messages":[{"role":"user","content":"');
+  const head = Buffer.from('{"model":"default","max_tokens":1,"messages":[{"role":"user","content":"');
   const tail = Buffer.from('"}]}');
   const body = Buffer.alloc(bytes, 'a');
   head.copy(body, 0);
@@ -120,7 +120,7 @@ function sampler() {
   };
 }
 
-const mib = (b) => (b === undefined ? 'n/a' : `${(b / 1024 ** 2).toFixed(0)} MiB`);
+const mib = (b) => (b === undefined ? 'n/a' : `${(b / 1024 ** 2).toFixed(1)} MiB`);
 
 async function main() {
   if (!opts.pid && !opts.container) process.stderr.write('no --pid or --container: memory is not measured\n');
@@ -129,11 +129,13 @@ async function main() {
   const memory = sampler();
   const before = await memory.read();
   const started = Date.now();
-  const results = await Promise.all([
-    ...Array.from({ length: concurrency }, (_, i) => send(`large #${i + 1}`, large)),
-    send('over the limit, Content-Length', over),
-    send('over the limit, chunked', over, { chunked: true }),
-  ]);
+  // The burst, and one ordinary call sent while it is in flight; then the bodies over the limit, one at a time.
+  const burst = Array.from({ length: concurrency }, (_, i) => send(`large #${i + 1}`, large));
+  await new Promise((r) => setTimeout(r, 200));
+  const small = send('small, during the burst', chatBody(200));
+  const results = await Promise.all([...burst, small]);
+  results.push(await send('over the limit, Content-Length', over));
+  results.push(await send('over the limit, chunked', over, { chunked: true }));
   const burstMs = Date.now() - started;
   // The gateway stays idle now; what it still holds after a while is what it keeps.
   await new Promise((r) => setTimeout(r, Number(opts['settle-ms'])));
@@ -159,7 +161,7 @@ async function main() {
     return;
   }
   process.stdout.write(
-    `${concurrency} x ${report.bodies.sizeMB} MB JSON + 2 x ${report.bodies.overMB} MB (Content-Length, chunked) to ${opts.url}${opts.path}\n`,
+    `${concurrency} x ${report.bodies.sizeMB} MB JSON at once (and a 200-byte call during them), then 2 x ${report.bodies.overMB} MB (Content-Length, chunked), to ${opts.url}${opts.path}\n`,
   );
   for (const r of results) {
     const what = r.status ? `${r.status}${r.retryAfter ? ` retry-after ${r.retryAfter}` : ''} ${r.body ?? ''}` : `no answer: ${r.error}`;

@@ -75,3 +75,15 @@ describe('gateway config: slow-client limits of the HTTP server', () => {
     expect(() => load({ MAX_CONNECTIONS_PER_IP: '-1' })).toThrow(/MAX_CONNECTIONS_PER_IP/);
   });
 });
+
+describe('gateway config: request bodies', () => {
+  it('holds one body at the limit in flight unless BODY_BUDGET_BYTES says more, and never less than one', () => {
+    expect(load({})).toMatchObject({ BODY_LIMIT_BYTES: 41_943_040, BODY_BUDGET_BYTES: 41_943_040 });
+    expect(load({ BODY_LIMIT_BYTES: '1048576' }).BODY_BUDGET_BYTES).toBe(1_048_576);
+    expect(load({ BODY_BUDGET_BYTES: '83886080' }).BODY_BUDGET_BYTES).toBe(83_886_080);
+    expect(load({ BODY_BUDGET_BYTES: '' }).BODY_BUDGET_BYTES).toBe(41_943_040);
+    expect(() => load({ BODY_BUDGET_BYTES: '1048576' })).toThrow(/BODY_BUDGET_BYTES: must not be smaller than BODY_LIMIT_BYTES/);
+    expect(() => load({ BODY_BUDGET_BYTES: '0' })).toThrow(/BODY_BUDGET_BYTES/);
+    expect(() => load({ BODY_BUDGET_BYTES: 'lots' })).toThrow(/BODY_BUDGET_BYTES/);
+  });
+});
