@@ -95,6 +95,8 @@ async function failover() {
   promote(standby);
   await haproxyCommand(`disable server postgres/${primary}`);
   await haproxyCommand(`enable server postgres/${standby}`);
+  // An enabled server starts DOWN until two checks pass (2 s): it is known to answer, so at once.
+  await haproxyCommand(`set server postgres/${standby} health up`);
   writeState({ primary: standby, standby: primary, failedOverAt: new Date().toISOString() });
   say(`${standby} promoted and serving through 127.0.0.1:${layout.pgProxyPort} in ${Date.now() - started} ms; \`up\` makes ${primary} its standby again`);
 }

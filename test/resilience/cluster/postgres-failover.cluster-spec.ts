@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { operatorCli } from '@svc/testing';
-import { armKill, clusterCli, clusterEnv, pgPrimary, sleep } from './support/cluster';
+import { chatRequest } from '../support/chat-request';
+import { armKill, BALANCER, clusterCli, clusterEnv, pgPrimary, sleep } from './support/cluster';
 import { describeFailure, failedAfter, underLoad } from './support/load';
 import { wronglyCharged } from '../support/charge-check';
 import { missingProbeWrites, startProbeWrites } from './support/probe-writes';
@@ -29,6 +30,9 @@ describe('the PostgreSQL primary killed and the standby promoted, under load', (
 
   it('writes resume on the promoted standby; no acknowledged write or settled charge is lost; the ledger reconciles', async () => {
     const postgresUrl = env.BILLING_DATABASE_URL.replace(/\/[^/]+$/, '/postgres');
+    // Some charges settled before the crash, to look for after it (billing settles in batches).
+    await Promise.all(Array.from({ length: 8 }, (_, i) => chatRequest(BALANCER, env.SVC_ADMIN_KEY, i % 2 === 1)(AbortSignal.timeout(30_000))));
+    for (const deadline = Date.now() + 15_000; Date.now() < deadline && (await settledReservations()).size === 0;) await sleep(250);
     const probe = await startProbeWrites(postgresUrl);
     await sleep(500);
     let settledBefore = new Set<string>();
@@ -89,6 +93,7 @@ describe('the PostgreSQL primary killed and the standby promoted, under load', (
     });
     expect(writesResumedMs).not.toBeNull();
     expect(lostWrites).toEqual([]);
+    expect(settledBefore.size).toBeGreaterThan(0);
     expect(lostSettlements).toEqual([]);
     expect(wrong).toEqual([]);
     expect(reconcile).toMatchObject({ ok: true, mismatches: [], overdueHolds: 0 });

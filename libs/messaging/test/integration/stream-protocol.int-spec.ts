@@ -1,6 +1,7 @@
-import { NatsConnection } from 'nats';
+import { headers, NatsConnection } from 'nats';
 import { StreamOpenRequest } from '@svc/contracts';
 import { ErrorCode } from '@svc/errors';
+import { NATS_HEADER } from '@svc/headers';
 import { connectNats, Frame, StreamPublisher, StreamReader } from '../../src';
 import { PrivateNats, startPrivateNats } from '@svc/testing';
 
@@ -92,6 +93,23 @@ describe('token stream protocol over NATS', () => {
     expect(frame.kind).toBe('error');
     if (frame.kind === 'error') expect(frame.error.code).toBe(ErrorCode.ServiceUnavailable);
     expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('reports frames lost in transit (a gap in the numbering) as a 503 error frame, never a silent truncation', async () => {
+    const reader = new StreamReader(consumer, { window: 4, idleTimeoutMs: 2_000 });
+    await consumer.flush();
+    const frame = (seq: number) => {
+      const h = headers();
+      h.set(NATS_HEADER.frame, 'chunk');
+      h.set(NATS_HEADER.seq, String(seq));
+      producer.publish(reader.inbox, new TextEncoder().encode(`c${seq}`), { headers: h });
+    };
+    frame(0);
+    frame(2); // frame 1 was lost, as when a NATS server of a cluster dies between the two ends
+    expect(text(await reader.next())).toBe('c0');
+    const gap = await reader.next();
+    expect(gap.kind).toBe('error');
+    if (gap.kind === 'error') expect(gap.error.code).toBe(ErrorCode.ServiceUnavailable);
   });
 
   it('keeps a slow but alive producer going with heartbeats', async () => {
