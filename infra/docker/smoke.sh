@@ -40,7 +40,12 @@ build_started=$SECONDS
 declare -A build_seconds
 for app in "${APPS[@]}"; do
   t=$SECONDS
-  docker build --network host -q -f infra/docker/Dockerfile --build-arg "APP=$app" -t "svc/$app:$SVC_IMAGE_TAG" . >/dev/null
+  log=$(mktemp)
+  docker build --network host -f infra/docker/Dockerfile --build-arg "APP=$app" -t "svc/$app:$SVC_IMAGE_TAG" . >"$log" 2>&1 || {
+    tail -40 "$log" >&2
+    exit 1
+  }
+  rm -f "$log"
   build_seconds[$app]=$((SECONDS - t))
   say "built svc/$app:$SVC_IMAGE_TAG in ${build_seconds[$app]} s"
 done
