@@ -40,7 +40,7 @@ interface Pending {
 }
 
 const NO_RESPONDERS = 503;
-/** After a reconnect, services subscribe again within about this long (they reconnect every 0.5 s). */
+/** After a reconnect (or a cluster server leaving), services subscribe again within about this long (they reconnect every 0.5 s). */
 const RESUBSCRIBE_GRACE_MS = 2_000;
 const RESEND_AFTER_MS = 100;
 /** Events emitted while disconnected are sent on reconnect, up to this many (then dropped, as nats.js would). */
@@ -61,7 +61,9 @@ const MAX_PARKED_EVENTS = 10_000;
  * it meanwhile, is lost, while a long call with heartbeats may still be answered after the
  * reconnect, and its idle timer tells otherwise. A call that finds no responder in the first 2 s
  * after a reconnect is sent again every 100 ms: its service may not have subscribed again yet,
- * and "no responders" means nobody got it.
+ * and "no responders" means nobody got it. The same holds in the 2 s after a server of a NATS
+ * cluster left it (the server announces the change): every replica of a service may have been on
+ * that server and be subscribing again on another one, while this connection never dropped.
  */
 export class RpcClient {
   private readonly inbox = createInbox();
@@ -70,7 +72,8 @@ export class RpcClient {
   private sequence = 0;
   private connected = true;
   private parkedEvents: (() => void)[] = [];
-  private reconnectedAt = 0;
+  /** When the last reconnect, or change of the cluster's servers, happened: "no responders" may be momentary for a while after. */
+  private resubscribingSince = 0;
 
   constructor(
     private readonly nc: NatsConnection,
@@ -186,6 +189,8 @@ export class RpcClient {
     for await (const status of this.nc.status()) {
       if (status.type === 'disconnect') this.onDisconnect();
       else if (status.type === 'reconnect') this.onReconnect();
+      // An INFO naming the cluster's servers anew: one joined or left (a dead server's clients reconnect elsewhere).
+      else if (status.type === 'update') this.resubscribingSince = Date.now();
     }
   }
 
@@ -200,7 +205,7 @@ export class RpcClient {
 
   private onReconnect(): void {
     this.connected = true;
-    this.reconnectedAt = Date.now();
+    this.resubscribingSince = Date.now();
     for (const pending of [...this.pending.values()]) pending.parked?.();
     const events = this.parkedEvents;
     this.parkedEvents = [];
@@ -221,7 +226,7 @@ export class RpcClient {
       if (pending.idle) pending.idle.timer.refresh();
       return;
     }
-    if (msg.headers?.code === NO_RESPONDERS && pending.resend && Date.now() - this.reconnectedAt < RESUBSCRIBE_GRACE_MS) {
+    if (msg.headers?.code === NO_RESPONDERS && pending.resend && Date.now() - this.resubscribingSince < RESUBSCRIBE_GRACE_MS) {
       // Nobody took it: nothing was delivered, so it may go again (within its own timeout).
       const resend = pending.resend;
       setTimeout(() => this.pending.get(token) === pending && resend(), RESEND_AFTER_MS);
