@@ -77,9 +77,10 @@ describe('gateway config: slow-client limits of the HTTP server', () => {
 });
 
 describe('gateway config: request bodies', () => {
-  it('holds one body at the limit in flight unless BODY_BUDGET_BYTES says more, and never less than one', () => {
+  it('holds 40 MiB of bodies in flight unless BODY_BUDGET_BYTES says otherwise, and never less than one body at the limit', () => {
     expect(load({})).toMatchObject({ BODY_LIMIT_BYTES: 41_943_040, BODY_BUDGET_BYTES: 41_943_040 });
-    expect(load({ BODY_LIMIT_BYTES: '1048576' }).BODY_BUDGET_BYTES).toBe(1_048_576);
+    expect(load({ BODY_LIMIT_BYTES: '8388608' }).BODY_BUDGET_BYTES).toBe(41_943_040);
+    expect(load({ BODY_LIMIT_BYTES: '104857600' }).BODY_BUDGET_BYTES).toBe(104_857_600);
     expect(load({ BODY_BUDGET_BYTES: '83886080' }).BODY_BUDGET_BYTES).toBe(83_886_080);
     expect(load({ BODY_BUDGET_BYTES: '' }).BODY_BUDGET_BYTES).toBe(41_943_040);
     expect(() => load({ BODY_BUDGET_BYTES: '1048576' })).toThrow(/BODY_BUDGET_BYTES: must not be smaller than BODY_LIMIT_BYTES/);

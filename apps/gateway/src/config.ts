@@ -22,6 +22,9 @@ const globalLimits = z
   })
   .pipe(z.record(z.string().min(1), z.object({ rpm: limitValue, tpm: limitValue, rpd: limitValue }).strict()));
 
+/** What request bodies in flight may hold by default: one body at the default limit, about 140 MiB of RSS at the peak (docs/configuration.md). */
+export const DEFAULT_BODY_BUDGET_BYTES = 40 * 1024 * 1024;
+
 /** Far above one client's need (the e2e bursts open 200 at once), far below a file-descriptor limit. */
 export const DEFAULT_MAX_CONNECTIONS_PER_IP = 512;
 
@@ -53,7 +56,7 @@ const gatewayEnvSchema = z.object({
   BODY_LIMIT_BYTES: positiveInt(40 * 1024 * 1024),
   /**
    * Bytes of request bodies all requests in flight may hold at once in this process (503 with
-   * retry-after past it; docs/configuration.md). Unset: BODY_LIMIT_BYTES (one body at the limit).
+   * retry-after past it; docs/configuration.md). Unset: 40 MiB, or BODY_LIMIT_BYTES when larger.
    */
   BODY_BUDGET_BYTES: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().positive().optional()),
   /** How long a non-streaming inference call may take before 504. */
@@ -123,7 +126,7 @@ export const gatewayConfigSchema = gatewayEnvSchema
   .transform((c) => ({
     ...c,
     MAX_CONNECTIONS_PER_IP: c.MAX_CONNECTIONS_PER_IP ?? (c.TRUST_PROXY ? 0 : DEFAULT_MAX_CONNECTIONS_PER_IP),
-    BODY_BUDGET_BYTES: c.BODY_BUDGET_BYTES ?? c.BODY_LIMIT_BYTES,
+    BODY_BUDGET_BYTES: c.BODY_BUDGET_BYTES ?? Math.max(c.BODY_LIMIT_BYTES, DEFAULT_BODY_BUDGET_BYTES),
   }));
 export type GatewayConfig = z.output<typeof gatewayConfigSchema>;
 export const loadGatewayConfig = (): GatewayConfig => loadConfig('gateway', gatewayConfigSchema);

@@ -78,6 +78,8 @@ export const HEADER = {
   contentLength: 'content-length',
   transferEncoding: 'transfer-encoding',
   connection: 'connection',
+  /** `100-continue`: the gateway invites the body only once it is admitted. */
+  expect: 'expect',
   acceptEncoding: 'accept-encoding',
   cacheControl: 'cache-control',
   /** The admin console's static files (apps/gateway/src/console). */

@@ -1,4 +1,4 @@
-import { IncomingMessage } from 'node:http';
+import { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError, ErrorCode } from '@svc/errors';
@@ -48,10 +48,15 @@ export function refuseMidBody(request: FastifyRequest, err: DomainError): Domain
  */
 export function registerBodyIntake(fastify: FastifyInstance, intake: { budget: BodyBudget; limit: number; metrics: GatewayMetrics }, logger: Logger): void {
   const { budget, limit, metrics } = intake;
+  continueOnlyWhenAdmitted(fastify.server);
   fastify.addHook('onRequest', (request, reply, done) => {
+    const admit = () => {
+      if (request.headers[HEADER.expect]?.toLowerCase() === '100-continue') reply.raw.writeContinue();
+      done();
+    };
     const declared = request.headers[HEADER.contentLength];
     const length = declared === undefined ? 0 : Number(declared);
-    if (length === 0 && request.headers[HEADER.transferEncoding] === undefined) return done();
+    if (length === 0 && request.headers[HEADER.transferEncoding] === undefined) return admit();
     const hold = budget.open();
     holds.set(request.raw, hold);
     reply.raw.once('close', () => hold.release());
@@ -61,7 +66,7 @@ export function registerBodyIntake(fastify: FastifyInstance, intake: { budget: B
       metrics.refused('body_budget');
       return sendError(logger, request, reply, bodyBudgetExhausted());
     }
-    done();
+    admit();
   });
   fastify.addHook('onSend', (request, reply, payload, done) => {
     const raw = request.raw;
@@ -79,6 +84,15 @@ export function registerBodyIntake(fastify: FastifyInstance, intake: { budget: B
 }
 
 /**
+ * Node answers `Expect: 100-continue` with 100 Continue before any hook runs, so a client that
+ * asked first sends a body the gateway then refuses. With a listener, Node leaves it to us: the
+ * intake writes 100 Continue once the body is admitted, and a refused client never sends it.
+ */
+function continueOnlyWhenAdmitted(server: Server): void {
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => server.emit('request', request, response));
+}
+
+/**
  * Node closes a connection that ends with this answer (the client sent `Connection: close`, or
  * the gateway did) as soon as the answer is written; with body bytes still unread the kernel then
  * sends a reset, which can reach the client before it has read the answer (an EPIPE or
@@ -86,15 +100,20 @@ export function registerBodyIntake(fastify: FastifyInstance, intake: { budget: B
  * and close once the body has ended or the client closed, or after LINGER_MS (a lingering close).
  */
 function lingerBeforeClosing(raw: IncomingMessage): void {
-  const socket = raw.socket as (Socket & { destroySoon?: () => void }) | null;
+  const socket = raw.socket as Socket | null;
   if (!socket || Object.prototype.hasOwnProperty.call(socket, 'destroySoon')) return;
-  socket.destroySoon = () => {
+  const own = socket as unknown as { destroySoon?: () => void };
+  // Node's own destroySoon (end, then destroy once written) again for whatever comes next on this connection.
+  const closeSoon = () => {
+    delete own.destroySoon;
+    socket.destroySoon();
+  };
+  own.destroySoon = () => {
+    if (raw.complete) return closeSoon();
     if (socket.writable) socket.end();
-    const close = () => socket.destroy();
-    if (raw.complete) return close();
-    const timer = setTimeout(close, LINGER_MS);
+    const timer = setTimeout(closeSoon, LINGER_MS);
     timer.unref();
-    raw.once('end', close);
+    raw.once('end', closeSoon);
     socket.once('close', () => clearTimeout(timer));
   };
 }

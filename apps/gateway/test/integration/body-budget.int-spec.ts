@@ -103,6 +103,33 @@ async function holdBudget(bytes: number): Promise<Socket> {
   return socket;
 }
 
+/** Sends `head` on a raw connection and resolves with what arrives until `complete` says it is enough. */
+function exchange(head: string, complete: (text: string) => boolean, then?: (socket: Socket, text: string) => void): Promise<string> {
+  const { port } = new URL(gateway.api);
+  const socket = connect(Number(port), '127.0.0.1');
+  return new Promise((resolve, reject) => {
+    let text = '';
+    let continued = false;
+    socket.on('data', (d: Buffer) => {
+      text += d.toString('latin1');
+      if (then && !continued && text.includes('\r\n\r\n')) {
+        continued = true;
+        then(socket, text);
+      }
+      if (complete(text)) {
+        socket.destroy();
+        resolve(text);
+      }
+    });
+    socket.on('error', reject);
+    socket.write(head);
+  });
+}
+
+const expectingHead = (bytes: number) =>
+  `POST /api/v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${caller.inference.secret}\r\n` +
+  `Content-Type: application/json\r\nContent-Length: ${bytes}\r\nExpect: 100-continue\r\n\r\n`;
+
 function expectBudgetRefusal(answer: Outcome): void {
   expect(answer.status).toBe(503);
   expect(answer.body).toEqual({ error: 'The gateway is receiving too many large request bodies at once. Retry the request shortly.' });
@@ -129,6 +156,24 @@ describe('a body over BODY_LIMIT_BYTES', () => {
     expect(answer.error).toBeUndefined();
     expect(answer.status).toBe(413);
     expect(answer.body).toEqual(tooLarge);
+  });
+
+  it('is refused without inviting the body when the client asks first (Expect: 100-continue); an admitted one is invited', async () => {
+    const refused = await exchange(expectingHead(50 * MB), (text) => text.endsWith('}'));
+    expect(refused).toMatch(/^HTTP\/1\.1 413 /);
+    expect(refused).not.toContain('100 Continue');
+    expect(refused).toContain(JSON.stringify(tooLarge));
+
+    const small = JSON.stringify({ model: 'rl-text', messages: [{ role: 'user', content: 'hi' }], max_tokens: 8 });
+    const admitted = await exchange(
+      expectingHead(Buffer.byteLength(small)),
+      (text) => text.includes('HTTP/1.1 200 ') && (text.endsWith('}') || text.endsWith('\r\n0\r\n\r\n')),
+      (socket, text) => {
+        expect(text).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\n/);
+        socket.write(small);
+      },
+    );
+    expect(admitted).toContain('"chat.completion"');
   });
 
   it('gets its 413 even when the client sends every byte anyway: the rest is discarded, not reset', async () => {
