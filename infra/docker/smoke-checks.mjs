@@ -246,6 +246,12 @@ async function faultChecks() {
   ok('billing reconcile', 'clean');
 }
 
+/** A decimal USD string ("99.998767751") in nano-USD. */
+function nano(usd) {
+  const [whole, fraction = ''] = String(usd).split('.');
+  return BigInt(whole) * 1_000_000_000n + BigInt(fraction.padEnd(9, '0').slice(0, 9));
+}
+
 function countBy(values) {
   const counts = {};
   for (const v of values) counts[v] = (counts[v] ?? 0) + 1;
