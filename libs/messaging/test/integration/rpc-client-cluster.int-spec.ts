@@ -9,27 +9,8 @@ const BIN = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/na
 
 /** One server of a two-server NATS cluster, on free ports; its clients learn of the other through it. */
 function clusterServer(name: string, port: number, routePort: number, otherRoutePort: number): ChildProcess {
-  return spawn(
-    BIN,
-    [
-      '-a',
-      '127.0.0.1',
-      '-p',
-      String(port),
-      '-n',
-      name,
-      '--cluster_name',
-      't',
-      '--cluster',
-      `nats://127.0.0.1:${routePort}`,
-      '--routes',
-      `nats://127.0.0.1:${otherRoutePort}`,
-    ],
-    {
-      stdio: 'ignore',
-    },
-  );
-  return child;
+  const args = ['-a', '127.0.0.1', '-p', String(port), '-n', name, '--cluster_name', 't'];
+  return spawn(BIN, [...args, '--cluster', `nats://127.0.0.1:${routePort}`, '--routes', `nats://127.0.0.1:${otherRoutePort}`], { stdio: 'ignore' });
 }
 
 /** A replica of a service: answers ECHO in the `keys` queue group on its own connection. */
