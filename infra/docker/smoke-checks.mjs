@@ -123,14 +123,15 @@ async function moneyChecks() {
   );
   ok('credit with the billing CLI', '+2.5 USD on the balance');
 
-  // A key whose consumption limit pays for about one chat answer: it is served until the limit, then 402.
+  // A key whose consumption limit pays for a handful of short chat answers (the default model costs
+  // 0.01/0.02 USD per million tokens): served until the limit, then 402.
   const created = await call('/api_keys', {
-    body: { apiKeyType: 'INFERENCE', description: 'smoke limit', consumptionLimit: { usd: 0.0001 }, limitPeriod: 'LIFETIME' },
+    body: { apiKeyType: 'INFERENCE', description: 'smoke limit', consumptionLimit: { usd: 0.00001 }, limitPeriod: 'LIFETIME' },
   });
   const key = created.json?.data?.apiKey ?? created.json?.apiKey;
   expect('key with a limit', created.status === 200 || created.status === 201, `${created.status} ${created.text.slice(0, 300)}`);
   const statuses = [];
-  for (let i = 0; i < 40 && !statuses.includes(402); i += 1) statuses.push((await call('/chat/completions', { key, body: chatBody(false) })).status);
+  for (let i = 0; i < 200 && !statuses.includes(402); i += 1) statuses.push((await call('/chat/completions', { key, body: chatBody(false) })).status);
   expect('consumption limit', statuses[0] === 200 && statuses.at(-1) === 402, statuses.join(','));
   ok('key with a consumption limit', `${statuses.filter((s) => s === 200).length} served, then 402`);
 
