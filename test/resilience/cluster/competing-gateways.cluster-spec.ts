@@ -36,9 +36,20 @@ describe('two gateways competing for one account', () => {
     await db.connect();
     const rich = await newAccount(null, 1_000_000_000n);
     expect((await embed(GATEWAYS[0], rich.key)).status).toBe(200);
-    unitCost = 1_000_000_000n - (await settledAvailable(rich.account));
+    unitCost = await chargedOnce(rich.account);
     expect(unitCost).toBeGreaterThan(0n);
   });
+
+  /** The charge of the account's one request, once settled. */
+  async function chargedOnce(account: string): Promise<bigint> {
+    for (const deadline = Date.now() + 20_000; Date.now() < deadline; await sleep(100)) {
+      const { rows } = await db.query<{ charged: string }>(`SELECT charged_nano AS charged FROM reservations WHERE account_id = $1 AND status = 'SETTLED'`, [
+        account,
+      ]);
+      if (rows.length) return BigInt(rows[0].charged);
+    }
+    throw new Error('the request was not settled within 20 s');
+  }
 
   afterAll(async () => {
     await db?.end();
@@ -67,24 +78,25 @@ describe('two gateways competing for one account', () => {
     return { account: accountId, key: apiKey };
   }
 
-  async function settledAvailable(account: string): Promise<bigint> {
-    for (const deadline = Date.now() + 20_000; Date.now() < deadline; await sleep(100)) {
-      const { rows } = await db.query<{ open: string; available: string }>(
-        `SELECT (SELECT count(*) FROM reservations WHERE account_id = $1 AND status = 'HELD') + (SELECT count(*) FROM leases WHERE account_id = $1 AND status <> 'CLOSED') AS open,
-                (SELECT balance_usd_nano - held_usd_nano FROM billing_accounts WHERE id = $1) AS available`,
+  /**
+   * What the account was charged once every served request's charge has landed (settlement is
+   * batched), and its balance. Holds are left out: a request that failed with a 503 on this busy
+   * machine may keep its hold until the sweeper's TTL (docs/billing.md, "Crash cases"), which
+   * spends nothing.
+   */
+  async function settledSpending(account: string, served: number): Promise<{ charged: bigint; uncollected: bigint; balance: bigint }> {
+    const read = async () => {
+      const { rows } = await db.query<{ charged: string; uncollected: string; balance: string }>(
+        `SELECT coalesce(sum(charged_nano), 0) AS charged, coalesce(sum(uncollected_nano), 0) AS uncollected,
+                (SELECT balance_usd_nano FROM billing_accounts WHERE id = $1) AS balance
+           FROM reservations WHERE account_id = $1`,
         [account],
       );
-      if (Number(rows[0].open) === 0) return BigInt(rows[0].available);
-    }
-    throw new Error('holds still open after 20 s');
-  }
-
-  async function charged(account: string): Promise<{ charged: bigint; uncollected: bigint }> {
-    const { rows } = await db.query<{ charged: string; uncollected: string }>(
-      `SELECT coalesce(sum(charged_nano), 0) AS charged, coalesce(sum(uncollected_nano), 0) AS uncollected FROM reservations WHERE account_id = $1`,
-      [account],
-    );
-    return { charged: BigInt(rows[0].charged), uncollected: BigInt(rows[0].uncollected) };
+      return { charged: BigInt(rows[0].charged), uncollected: BigInt(rows[0].uncollected), balance: BigInt(rows[0].balance) };
+    };
+    for (const deadline = Date.now() + 20_000; Date.now() < deadline && (await read()).charged < unitCost * BigInt(served);) await sleep(100);
+    await sleep(1_500); // a late settlement beyond what was served would land within the grace
+    return read();
   }
 
   it.each(CASES)('a $limit worth $n requests admits at most $n of $concurrency sent at once through both gateways', async ({ limit, n, concurrency }) => {
@@ -94,8 +106,7 @@ describe('two gateways competing for one account', () => {
     const statuses = answers.reduce<Record<number, number>>((acc, a) => ({ ...acc, [a.status]: (acc[a.status] ?? 0) + 1 }), {});
     const served = answers.filter((a) => a.status === 200).length;
     const servedBy = GATEWAYS.map((_, g) => answers.filter((a, i) => i % 2 === g && a.status === 200).length);
-    const after = await settledAvailable(account);
-    const spent = await charged(account);
+    const spent = await settledSpending(account, served);
     recordResult(`two gateways, one ${limit} worth ${n}`, {
       sent: concurrency,
       served,
@@ -104,11 +115,12 @@ describe('two gateways competing for one account', () => {
       chargedNano: String(spent.charged),
       worthNano: String(worth),
     });
-    expect(Object.keys(statuses).every((s) => s === '200' || s === '402')).toBe(true);
+    // 503: a request the busy machine could not serve in time (not admitted money, never charged).
+    expect(Object.keys(statuses).every((s) => s === '200' || s === '402' || s === '503')).toBe(true);
     expect(served).toBeGreaterThanOrEqual(1);
     expect(served).toBeLessThanOrEqual(n);
     expect(spent.uncollected).toBe(0n);
     expect(spent.charged).toBe(unitCost * BigInt(served));
-    expect(after).toBe((limit === 'balance' ? worth : worth * 100n) - spent.charged);
+    expect(spent.balance).toBe((limit === 'balance' ? worth : worth * 100n) - spent.charged);
   });
 });
