@@ -159,6 +159,7 @@ function traffic() {
         const text = await res.text();
         const complete = res.status === 200 && (!stream || text.trimEnd().endsWith('data: [DONE]'));
         samples.push({ at: started, status: res.status, complete, requestId: res.headers.get('x-request-id') });
+        if (!complete) await sleep(100); // a client's pause before it tries again
       } catch (err) {
         samples.push({ at: started, status: 0, complete: false, requestId: null, error: String(err) });
         await sleep(200);
@@ -258,7 +259,49 @@ function countBy(values) {
   return counts;
 }
 
+/**
+ * Request bodies at the gateway container's memory limit (mem_limit in docker-compose.yml): twelve
+ * 39 MB bodies at once and two 50 MB ones (bench/body-memory) are each answered (413, 503 with
+ * retry-after, or the route's 400; none reset), a small call beside them is served, and the
+ * container is neither OOM-killed nor restarted.
+ */
+function bodyMemoryChecks() {
+  const gateway = compose('ps', '-q', 'gateway').trim();
+  const limit = Number(execFileSync('docker', ['inspect', '-f', '{{.HostConfig.Memory}}', gateway], { encoding: 'utf8' }).trim());
+  const run = spawnSync(
+    process.execPath,
+    ['bench/body-memory/run.mjs', '--url', BASE.replace(/\/api\/v1$/, ''), '--key', ADMIN, '--container', gateway, '--settle-ms', '5000', '--json'],
+    { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+  );
+  expect('body memory bench', run.status === 0, run.stderr.slice(-500));
+  const report = JSON.parse(run.stdout);
+  const statuses = report.results.map((r) => r.status ?? `error ${r.error}`);
+  const [killed, restarts] = execFileSync('docker', ['inspect', '-f', '{{.State.OOMKilled}} {{.RestartCount}}', gateway], { encoding: 'utf8' })
+    .trim()
+    .split(' ');
+  summary.bodies = { limitMiB: limit / 2 ** 20, counts: report.counts, memory: report.memory, oomKilled: killed === 'true', restarts: Number(restarts) };
+  expect(
+    'bodies answered',
+    statuses.every((s) => [200, 400, 413, 503].includes(s)),
+    JSON.stringify(report.counts),
+  );
+  expect(
+    'over the limit: 413',
+    statuses.slice(-2).every((s) => s === 413),
+    JSON.stringify(statuses.slice(-2)),
+  );
+  expect(
+    'small call served',
+    report.results.some((r) => r.label.startsWith('small') && r.status === 200),
+    JSON.stringify(report.counts),
+  );
+  expect('gateway alive', killed === 'false' && restarts === '0', `OOMKilled ${killed}, restarts ${restarts}`);
+  const peak = report.memory.peak === undefined ? 'n/a' : `${(report.memory.peak / 2 ** 20).toFixed(0)} MiB`;
+  ok('large bodies at the memory limit', `${JSON.stringify(report.counts)}, peak ${peak} of ${limit / 2 ** 20} MiB, not killed`);
+}
+
 await apiChecks();
 await moneyChecks();
+bodyMemoryChecks();
 await faultChecks();
 process.stdout.write(`${JSON.stringify(summary)}\n`);
