@@ -31,6 +31,10 @@ backend gateways
   balance leastconn
   option httpchk GET /readyz
   http-check expect status 200
+  # A dead gateway refuses the check at once (down within about 1 s); a busy one may take a while
+  # to answer, and without this a /readyz slower than inter (500 ms) counts as a failure: on 2
+  # busy cores the surviving gateway was marked down too, and the balancer had no server for a while.
+  timeout check 3s
   default-server inter 500ms fall 2 rise 2
 ${layout.gateways.map((port, i) => `  server gateway-${i + 1} 127.0.0.1:${port} check`).join('\n')}
 
