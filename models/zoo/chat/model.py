@@ -56,6 +56,7 @@ class Block(nn.Module):
         self.down = nn.Linear(c.ffn, c.dim, bias=False)
 
     def forward(self, x, cos, sin, mask):
+        """mask None: PyTorch's fused causal attention (torch >= 2.0; v3 on a GPU), else the explicit scores."""
         B, T, _ = x.shape
         c, hd = self.c, self.hd
         h = self.attn_norm(x)
@@ -66,8 +67,12 @@ class Block(nn.Module):
         rep = c.heads // c.kv_heads
         k = k.repeat_interleave(rep, dim=1)
         v = v.repeat_interleave(rep, dim=1)
-        att = (q @ k.transpose(-1, -2)) / math.sqrt(hd) + mask[:T, :T]
-        y = (att.softmax(-1) @ v).transpose(1, 2).reshape(B, T, c.dim)
+        if mask is None:  # the fp32 rope tables promote q and k under autocast
+            y = F.scaled_dot_product_attention(q.to(v.dtype), k.to(v.dtype), v, is_causal=True)
+        else:
+            y = (q @ k.transpose(-1, -2)) / math.sqrt(hd) + mask[:T, :T]
+            y = y.softmax(-1) @ v
+        y = y.transpose(1, 2).reshape(B, T, c.dim)
         x = x + self.o(y)
         h = self.ffn_norm(x)
         return x + self.down(F.silu(self.gate(h)) * self.up(h))
