@@ -38,8 +38,20 @@ grep -E '^COPY ' infra/docker/Dockerfile | grep -v -- '--from=' | while read -r 
     shift
   done
 done
-sh -n infra/docker/run-app.sh
+for script in infra/docker/run-app.sh infra/docker/local/*.sh; do sh -n "$script"; done
+bash -n infra/docker/local-images.sh
+bash -n infra/docker/smoke.sh
 node --check infra/docker/healthcheck.js
+node --check infra/docker/app-files.js
+node --check infra/docker/smoke-checks.mjs
+# What each app image would carry, from this checkout's dist/ when it is built (a missing package fails).
+if [ -d dist/apps ]; then
+  for app in gateway chat media audio billing keys wallet migrate; do
+    out=$(mktemp -d)
+    node infra/docker/app-files.js "$app" "$out" >/dev/null
+    rm -rf "$out"
+  done
+fi
 
 step "infra/k8s: node infra/k8s/validate.js (the base's files, references and security settings)"
 node infra/k8s/validate.js infra/k8s/base

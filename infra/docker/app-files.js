@@ -45,6 +45,7 @@ const DATA = {
   media: ['models/zoo/image'],
 };
 const SERVICES = APPS.filter((a) => a !== 'migrate');
+const SERVED_MODEL_FILE = /\.(gguf|onnx|json|svec)$|\/SHA256SUMS$/;
 // Never loaded at run time: source maps, TypeScript sources and declarations, Markdown.
 const NOISE = /(^|\/)\.github\/|\.(md|markdown|map|ts|mts|cts|tsbuildinfo)$/i;
 
@@ -168,9 +169,10 @@ function filesOf(name) {
       if (!file.startsWith(nested) && !NOISE.test(rel) && !(prune && prune(rel))) files.add(file);
     }
   }
-  for (const model of DATA[name] ?? []) {
-    const at = path.join(root, model);
-    (fs.statSync(at).isDirectory() ? walkFiles(at) : [at]).forEach((f) => files.add(f));
+  for (const data of DATA[name] ?? []) {
+    const at = path.join(root, data);
+    const served = (f) => !data.startsWith('models/') || SERVED_MODEL_FILE.test(f); // as the Dockerfile's build stage keeps
+    (fs.statSync(at).isDirectory() ? walkFiles(at) : [at]).filter(served).forEach((f) => files.add(f));
   }
   return files;
 }
