@@ -34,7 +34,7 @@ const PRUNE = {
   'onnxruntime-node': (rel) => /^bin\/napi-v\d+\//.test(rel) && !rel.includes(`/linux/${arch}/`),
   '@prisma/client': (rel) => /^runtime\/.*\.(cockroachdb|mysql|sqlite|sqlserver)\./.test(rel),
 };
-// GPU builds of llama.cpp: node-llama-cpp falls back to its CPU build without them (docs/operations.md).
+// GPU builds of llama.cpp: node-llama-cpp falls back to its CPU build without them (infra/docker/README.md, "GPUs").
 const SKIP_PACKAGES = new RegExp(`^@node-llama-cpp/(?!linux-${arch}$)`);
 // Packages loaded by a computed name (require.resolve(`${pkg}/package.json`)), per code folder.
 const LOADED_BY_NAME = { 'libs/ffmpeg/': [`@ffmpeg-installer/linux-${arch}`, `@ffprobe-installer/linux-${arch}`] };
