@@ -8,6 +8,7 @@ import { BillingSettler, settlementJournalProvider } from '@svc/billing-client';
 import { AudioPayloads } from './audio-payloads';
 import { AUDIO_CONFIG, AudioConfig } from './config';
 import { AudioEngineRegistry } from './engines/engine-registry';
+import { setProcessConcurrency } from './engines/process-slots';
 import { AUDIO_QUEUE_NAME } from './jobs/audio-job.types';
 import { AudioJobsHandler } from './jobs/audio-jobs.handler';
 import { AudioJobsService } from './jobs/audio-jobs.service';
@@ -29,6 +30,7 @@ export class AppModule implements OnModuleInit, OnApplicationShutdown {
 
   static forConfig(config: AudioConfig): DynamicModule {
     const logger = createLogger('audio', config.LOG_LEVEL);
+    setProcessConcurrency(config.AUDIO_PROCESS_CONCURRENCY);
     const catalog = loadCatalog(config.SVC_CATALOG_PATH);
     const engines = new AudioEngineRegistry(catalog, { requestTimeoutMs: config.AUDIO_REQUEST_TIMEOUT_MS }, logger);
     const blobs = BlobStore.connect(config.REDIS_URL);

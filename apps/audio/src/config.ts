@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { commonEnv, loadConfig, positiveInt, redisUrl } from '@svc/config';
+import { defaultConcurrency } from './engines/process-slots';
 
 const bool = (fallback: boolean) =>
   z
@@ -14,6 +15,11 @@ export const audioConfigSchema = z.object({
   SVC_CATALOG_PATH: z.string().optional(),
   /** Longest a speech or transcription request may run in the service. */
   AUDIO_REQUEST_TIMEOUT_MS: positiveInt(120_000),
+  /**
+   * Child processes (ffprobe/ffmpeg, and recognisers, each kind its own pool) run at once; the
+   * rest wait their turn. Default: the number of CPUs, at least 2.
+   */
+  AUDIO_PROCESS_CONCURRENCY: positiveInt(defaultConcurrency()),
   /** How long audio handed over through the blob store waits to be taken. */
   AUDIO_BLOB_TTL_MS: positiveInt(5 * 60_000),
   STREAM_HEARTBEAT_MS: positiveInt(1_000),

@@ -24,6 +24,15 @@ describe('DetailedError details', () => {
     });
   });
 
+  it('lists at most 100 issues in details, and the message counts them all', () => {
+    const issues = Array.from({ length: 100_000 }, (_, i) => ({ path: ['input', i], message: 'Expected object, received number' }));
+    const err = DomainError.validation(issues);
+    const listed = Object.keys(err.details?.input as Record<string, unknown>).filter((k) => k !== '_errors');
+    expect(listed).toHaveLength(100);
+    expect(err.message).toMatch(/\(and 99997 more\)$/);
+    expect(JSON.stringify(err.details).length).toBeLessThan(10_000);
+  });
+
   it('summarises the first issues in the error string', () => {
     const err = DomainError.validation([{ path: ['model'], message: 'Required' }]);
     expect(err.message).toBe('Invalid request: model: Required');

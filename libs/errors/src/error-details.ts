@@ -11,9 +11,15 @@ export interface IssueLike {
   message: string;
 }
 
+/**
+ * The most issues `details` lists. An array of 100,000 wrong elements is 100,000 issues: listed in
+ * full, the 400 would be 12 MB (slow to build, log and send); the message counts the rest.
+ */
+export const MAX_DETAILED_ISSUES = 100;
+
 export function detailsFromIssues(issues: ReadonlyArray<IssueLike>): ErrorDetails {
   const root: ErrorDetails = { _errors: [] };
-  for (const issue of issues) {
+  for (const issue of issues.slice(0, MAX_DETAILED_ISSUES)) {
     let node = root;
     for (const key of issue.path) {
       const name = String(key);

@@ -32,7 +32,7 @@ interface Pending {
   resolve(msg: Msg): void;
   reject(err: DomainError): void;
   timer: NodeJS.Timeout;
-  idle?: { ms: number; timer: NodeJS.Timeout };
+  idle?: { ms: number; timer: NodeJS.Timeout; beats: number };
   /** Set while the connection is down: the call waits to be published on reconnect. */
   parked?: () => void;
   /** Sends it (again): "no responders" right after a reconnect may only mean the service has not subscribed again yet. */
@@ -142,8 +142,17 @@ export class RpcClient {
       );
       const pending: Pending = { subject, resolve, reject, timer };
       if (idleTimeoutMs) {
-        const ms = idleTimeoutMs;
-        pending.idle = { ms, timer: setTimeout(() => fail(pending.parked ? busUnavailable() : stoppedResponding(subject)), ms) };
+        const idle: NonNullable<Pending['idle']> = {
+          ms: idleTimeoutMs,
+          beats: 0,
+          timer: setTimeout(() => {
+            // Timers run before the socket is read: after a stall of this process (a busy machine),
+            // the heartbeat that kept the call alive may be waiting unread. Decide once it is read.
+            const beats = idle.beats;
+            setImmediate(() => idle.beats === beats && fail(pending.parked ? busUnavailable() : stoppedResponding(subject)));
+          }, idleTimeoutMs),
+        };
+        pending.idle = idle;
       }
       this.pending.set(token, pending);
       const publish = () => {
@@ -223,7 +232,10 @@ export class RpcClient {
     const pending = this.pending.get(token);
     if (!pending) return;
     if (msg.headers?.get(NATS_HEADER.frame) === 'heartbeat') {
-      if (pending.idle) pending.idle.timer.refresh();
+      if (pending.idle) {
+        pending.idle.beats++;
+        pending.idle.timer.refresh();
+      }
       return;
     }
     if (msg.headers?.code === NO_RESPONDERS && pending.resend && Date.now() - this.resubscribingSince < RESUBSCRIBE_GRACE_MS) {

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { inProcessSlot, ProcessKind } from './process-slots';
 
 export interface RunOptions {
   /** Written to the child's stdin, which is then closed. */
@@ -7,6 +8,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Stdout beyond this is an error (protects memory from a runaway decoder). */
   maxStdoutBytes?: number;
+  /** Which pool of process slots it waits for (process-slots.ts); default `media`. */
+  kind?: ProcessKind;
 }
 
 export interface RunResult {
@@ -24,8 +27,18 @@ export class ProcessAbortedError extends Error {
 
 const STDERR_KEEP = 8_192;
 
-/** Runs a binary to completion with a deadline; the child is SIGKILLed on timeout or abort. */
+/**
+ * Runs a binary to completion with a deadline, once a process slot of its kind is free; the child
+ * is SIGKILLed on timeout or abort. The deadline counts from the spawn, not from the wait.
+ */
 export function runProcess(command: string, args: string[], options: RunOptions): Promise<RunResult> {
+  return inProcessSlot(options.kind ?? 'media', () => {
+    if (options.signal?.aborted) return Promise.reject(new ProcessAbortedError('aborted'));
+    return spawnToEnd(command, args, options);
+  });
+}
+
+function spawnToEnd(command: string, args: string[], options: RunOptions): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];

@@ -1,10 +1,13 @@
 import { Controller, INestMicroservice, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MessagePattern, Payload } from '@nestjs/microservices';
+import { ChildProcess, spawn } from 'node:child_process';
 import { NatsConnection } from 'nats';
 import { CHARACTERS } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
+import { NATS_HEADER } from '@svc/headers';
 import { createLogger } from '@svc/logging';
+import { REPO_ROOT } from '@svc/config';
 import { PrivateNats, startPrivateNats } from '@svc/testing';
 import { connectNats, RpcClient, RpcErrorFilter, SvcNatsServer } from '../../src';
 
@@ -149,6 +152,63 @@ describe('RpcClient against a Nest microservice on NATS', () => {
     await serviceNc.close();
     await expect(pending).rejects.toMatchObject({ code: ErrorCode.ServiceUnavailable, message: expect.stringMatching(/stopped responding/) });
     expect(Date.now() - started).toBeLessThan(3_000);
+  });
+});
+
+/**
+ * A service in another process (so it keeps beating while this one stalls): it answers LONG after
+ * 1.2 s and sends a heartbeat every 50 ms meanwhile, as SvcNatsServer does.
+ */
+const BEATING_SERVICE = `
+const { connect, headers } = require('nats');
+(async () => {
+  const nc = await connect({ servers: process.argv[1] });
+  const beat = headers();
+  beat.set(${JSON.stringify(NATS_HEADER.frame)}, 'heartbeat');
+  nc.subscribe(${JSON.stringify(LONG)}, {
+    callback: (_err, msg) => {
+      const to = msg.headers.get(${JSON.stringify(NATS_HEADER.heartbeatTo)});
+      const timer = setInterval(() => nc.publish(to, undefined, { headers: beat }), 50);
+      const { id } = JSON.parse(Buffer.from(msg.data).toString());
+      setTimeout(() => { clearInterval(timer); msg.respond(Buffer.from(JSON.stringify({ id, response: { done: true }, isDisposed: true }))); }, 1200);
+    },
+  });
+  await nc.flush();
+  process.stdout.write('ready\\n');
+})();
+`;
+
+describe('RpcClient in a process that stalls (a busy machine)', () => {
+  let nats: PrivateNats;
+  let service: ChildProcess;
+  let nc: NatsConnection;
+
+  beforeAll(async () => {
+    nats = await startPrivateNats();
+    service = spawn(process.execPath, ['-e', BEATING_SERVICE, nats.url], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve) => service.stdout!.once('data', () => resolve()));
+    nc = await connectNats(nats.url, 'client');
+  });
+  afterAll(async () => {
+    service.kill();
+    await nc.close();
+    await nats.stop();
+  });
+
+  it('does not call a beating service dead when this process stalled past the idle timeout with its heartbeats unread', async () => {
+    const rpc = new RpcClient(nc, 10_000);
+    const pending = rpc.send(LONG as never, {} as never, { timeoutMs: 10_000, idleTimeoutMs: 300 });
+    await new Promise((r) => setTimeout(r, 150));
+    // Busy for twice the idle timeout (after the timers of this turn of the event loop, so the next
+    // turn starts with an expired idle timer): the service goes on beating; its beats wait unread.
+    await new Promise<void>((resolve) =>
+      setImmediate(() => {
+        for (const until = Date.now() + 600; Date.now() < until;);
+        resolve();
+      }),
+    );
+    await expect(pending).resolves.toEqual({ done: true });
+    rpc.close();
   });
 });
 

@@ -53,7 +53,7 @@ export class PocketsphinxEngine implements TranscriptionEngine {
       wav,
       (file) => {
         const { file: command, args } = decoder.command(file);
-        return runProcess(command, args, { timeoutMs, signal: request.signal });
+        return runProcess(command, args, { timeoutMs, signal: request.signal, kind: 'engine' });
       },
       '.wav',
     );
