@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { KEYS } from '@svc/contracts';
 import { RpcClient } from '@svc/messaging';
 import { RunningPlatform, startPlatform } from '@svc/testing';
+import { settledAvailable } from './support/settled-available';
 
 /**
  * The routes that hold credit since issue 18 (/responses, the priced augment tools, background
@@ -113,19 +114,6 @@ describe('a key limit holds on the routes added for issues 18 and 20 and video t
     return { account: accountId, key: apiKey };
   }
 
-  /** The account's available USD once no hold is open (settlement is asynchronous; an idle credit lease closes within about a second). */
-  async function settledAvailable(account: string): Promise<bigint> {
-    for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
-      const { rows } = await db.query<{ open: string; available: string }>(
-        `SELECT (SELECT count(*) FROM reservations WHERE account_id = $1 AND status = 'HELD') + (SELECT count(*) FROM leases WHERE account_id = $1 AND status <> 'CLOSED') AS open,
-                (SELECT balance_usd_nano - held_usd_nano FROM billing_accounts WHERE id = $1) AS available`,
-        [account],
-      );
-      if (Number(rows[0].open) === 0) return BigInt(rows[0].available);
-    }
-    throw new Error('holds were still open after 20 s');
-  }
-
   it.each(['/responses', '/augment/text-parser', '/image/background-remove', '/crypto/rpc/test-mainnet', '/video/transcriptions'])(
     `%s: a key limit worth ${N} requests serves at most ${N} of ${CONCURRENCY} at once, within the limit`,
     async (route) => {
@@ -134,7 +122,7 @@ describe('a key limit holds on the routes added for issues 18 and 20 and video t
       const one = await call(route, probe.key);
       expect({ status: one.status, body: one.status === 200 ? '' : await one.text() }).toEqual({ status: 200, body: '' });
       await one.arrayBuffer().catch(() => undefined);
-      const unit = 10n ** 9n - (await settledAvailable(probe.account));
+      const unit = 10n ** 9n - (await settledAvailable(db, probe.account));
       expect(unit).toBeGreaterThan(0n);
 
       const limit = unit * BigInt(N) + unit / 2n;
@@ -149,7 +137,7 @@ describe('a key limit holds on the routes added for issues 18 and 20 and video t
           if (res.status !== 200 && res.status !== 402) unexpected.push(`${res.status} ${text.slice(0, 300)}`);
         }),
       );
-      const spent = 10n ** 9n - (await settledAvailable(account));
+      const spent = 10n ** 9n - (await settledAvailable(db, account));
       expect(unexpected).toEqual([]);
       expect(statuses[200] ?? 0).toBeGreaterThan(0);
       expect(statuses[200] ?? 0).toBeLessThanOrEqual(N);

@@ -59,6 +59,12 @@ const gatewayEnvSchema = z.object({
    * retry-after past it; docs/configuration.md). Unset: 40 MiB, or BODY_LIMIT_BYTES when larger.
    */
   BODY_BUDGET_BYTES: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().positive().optional()),
+  /**
+   * How long a request refused for credit waits while requests of its account run on this gateway
+   * (each that ends may return part of its hold) before its 402; 0 answers at once
+   * (docs/billing.md, "Exact at the margin").
+   */
+  BILLING_MARGIN_WAIT_MS: z.coerce.number().int().min(0).default(30_000),
   /** How long a non-streaming inference call may take before 504. */
   INFERENCE_TIMEOUT_MS: positiveInt(300_000),
   /** How long /healthz waits for each service. */

@@ -13,7 +13,7 @@ import { AUDIO } from './audio/subjects';
 import { augmentParseTextRequestSchema, augmentScrapeRequestSchema, augmentSearchRequestSchema } from './augment/schemas';
 import { AUGMENT } from './augment/subjects';
 import { CHARACTERS } from './characters/subjects';
-import { completeChatRequestSchema, streamChatRequestSchema } from './chat/schemas';
+import { completeChatRequestSchema, countPromptRequestSchema, streamChatRequestSchema } from './chat/schemas';
 import { CHAT } from './chat/subjects';
 import {
   addCharacterReviewRequestSchema,
@@ -50,6 +50,7 @@ import { VIDEO } from './video/subjects';
 export const REQUEST_SCHEMAS = {
   [CHAT.COMPLETE]: completeChatRequestSchema,
   [CHAT.STREAM]: streamChatRequestSchema,
+  [CHAT.COUNT_PROMPT]: countPromptRequestSchema,
   [CHARACTERS.CREATE]: createCharacterRequestSchema,
   [CHARACTERS.LIST]: listCharactersRequestSchema,
   [CHARACTERS.GET]: characterRefRequestSchema,

@@ -31,6 +31,11 @@ export const HEADER = {
   shouldRetry: 'x-should-retry',
   /** Chat: how many times the model server was retried for this answer (connect errors, 502/503 before any byte); only when above 0. */
   retryCount: 'x-retry-count',
+  /**
+   * Chat at the margin of a key limit or a balance: the request's completion was capped to this
+   * many tokens, what the credit left covers (docs/billing.md, "Exact at the margin").
+   */
+  completionCapped: 'x-svc-completion-capped',
   balanceDiem: 'x-svc-balance-diem',
   balanceUsd: 'x-svc-balance-usd',
   /** Wallet (Sign-In-With-X) callers: their available USD balance, on every response (docs/wallet.md). */

@@ -1,6 +1,15 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { CHAT, ChatCompletion, CompleteChatRequest, PromptBudgetReply, StreamChatRequest, StreamOpenReply } from '@svc/contracts';
+import {
+  CHAT,
+  ChatCompletion,
+  CompleteChatRequest,
+  CountPromptReply,
+  CountPromptRequest,
+  PromptBudgetReply,
+  StreamChatRequest,
+  StreamOpenReply,
+} from '@svc/contracts';
 import { ChatService } from './chat.service';
 import { SvcParametersApplier } from './prompt/svc-parameters.applier';
 
@@ -19,6 +28,11 @@ export class ChatHandler {
   @MessagePattern(CHAT.STREAM)
   stream(@Payload() request: StreamChatRequest): StreamOpenReply {
     return this.chat.openStream(request);
+  }
+
+  @MessagePattern(CHAT.COUNT_PROMPT)
+  countPrompt(@Payload() request: CountPromptRequest): Promise<CountPromptReply> {
+    return this.chat.countPrompt(request);
   }
 
   @MessagePattern(CHAT.PROMPT_BUDGET)

@@ -1,7 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { NatsConnection } from 'nats';
 import { Catalog, ModelDefinition } from '@svc/catalog';
-import { ChatCompletion, CompleteChatRequest, SettledUsage, StreamChatRequest, StreamOpenReply, withUpstreamRetries } from '@svc/contracts';
+import {
+  ChatCompletion,
+  CompleteChatRequest,
+  CountPromptReply,
+  CountPromptRequest,
+  SettledUsage,
+  StreamChatRequest,
+  StreamOpenReply,
+  withUpstreamRetries,
+} from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { Logger } from '@svc/logging';
 import { NATS_CONNECTION, StreamAbortedError, StreamPublisher } from '@svc/messaging';
@@ -12,6 +21,8 @@ import { CHAT_CONFIG, ChatConfig } from '../config';
 import { ChunkFactory, combineResults, newCompletionId, toCompletion, usageOf } from './completion-format';
 import { Candidate, generateChoices } from './request/choices';
 import { toGenerateRequest } from './request/generate-request';
+import { promptEvaluations } from './request/run-generation';
+import { planToolUse } from './request/tool-calls';
 import { SvcParametersApplier } from './prompt/svc-parameters.applier';
 import { AugmentedChat, ChatAugmentation } from './augmentation/chat-augmentation';
 import { chainFilters } from './augmentation/filter-chain';
@@ -170,6 +181,20 @@ export class ChatService {
         this.logger.error({ requestId: caller.requestId, model: model.id, err: err instanceof Error ? err.message : String(err) }, 'stream failed');
       publisher.error(error.toPayload());
     }
+  }
+
+  /**
+   * The request's exact prompt tokens on its model, counted the way the engine will when it runs
+   * it (docs/billing.md, "Exact at the margin"); null where that cannot be known.
+   */
+  async countPrompt({ params }: CountPromptRequest): Promise<CountPromptReply> {
+    const model = this.model(params.model);
+    const engine = params.fallbacks?.length ? undefined : this.engines.get(model);
+    if (!engine?.countPromptTokens) return { promptTokens: null, evaluations: 1 };
+    const request = toGenerateRequest(model, { ...params, messages: await this.svc.messages(model, params) }, UNUSED_SIGNAL);
+    const messages =
+      engine.kind === 'embedded' && request.tools?.length ? planToolUse(request.messages, request.tools, request.toolChoice).messages : request.messages;
+    return { promptTokens: await engine.countPromptTokens(messages), evaluations: promptEvaluations(engine, request) };
   }
 
   private model(id: string): ModelDefinition {

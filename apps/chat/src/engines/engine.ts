@@ -61,6 +61,11 @@ export interface TextEngine {
   /** Resolves once the engine can serve (weights loaded, or upstream configured). */
   ready(): Promise<void>;
   generate(request: GenerateRequest, onText?: OnText): Promise<GenerateResult>;
+  /**
+   * The prompt tokens `generate` would count for these messages (chat template included), or
+   * null when they cannot be counted exactly. Engines without a tokenizer leave it out.
+   */
+  countPromptTokens?(messages: GenerateRequest['messages']): Promise<number | null>;
   close(): Promise<void>;
 }
 

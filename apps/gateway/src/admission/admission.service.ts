@@ -17,6 +17,8 @@ export interface Admitted {
   readonly billing: RequestBilling | undefined;
   /** The `cost` of a chat response, at the prices the request was admitted at. */
   costOf(usage: { promptTokens: number; completionTokens: number }): ResponseCost | undefined;
+  /** Set when the completion must stay within this many tokens: all the credit left covers (AdmissionRequest `shrink`). */
+  readonly completionCap: number | undefined;
 }
 
 /** What a handler returns: its result and the usage the admission settles with (null: nothing was produced). */
@@ -35,13 +37,18 @@ export interface RouteCall {
 /** An HTTP request's admission for one model (AdmissionService.forModel). */
 export interface ModelAdmission {
   /** Admits the call for `worstCase` and runs `work` under it (AdmissionService.run, with the reply's headers). */
-  run<T>(worstCase: BillableUsage, work: (admitted: Admitted) => Promise<AdmittedOutcome<T>>, options?: Pick<AdmissionRequest, 'ownReservation'>): Promise<T>;
+  run<T>(
+    worstCase: BillableUsage,
+    work: (admitted: Admitted) => Promise<AdmittedOutcome<T>>,
+    options?: Pick<AdmissionRequest, 'ownReservation' | 'exactWorstCase' | 'refusalHint' | 'shrink'>,
+  ): Promise<T>;
 }
 
 /** The admission of one request: every stage admitted it; settle once when it is over. */
 class Admission implements Admitted {
   private settled = false;
   readonly billing: RequestBilling | undefined;
+  readonly completionCap: number | undefined;
   /** A property, not a method: handlers destructure it. */
   readonly costOf: Admitted['costOf'];
   /** The last price asked for: a handler prices its answer's usage, settlement counts the same one. */
@@ -55,6 +62,7 @@ class Admission implements Admitted {
     private readonly metrics: GatewayMetrics,
   ) {
     this.billing = tickets.find((t) => t.billing)?.billing;
+    this.completionCap = tickets.find((t) => t.completionCap !== undefined)?.completionCap;
     const pricer = tickets.find((t) => t.costOf);
     this.costOf = (usage) => {
       if (this.priced?.usage === usage) return this.priced.cost;

@@ -28,6 +28,20 @@ export interface AdmissionRequest {
    * queued jobs, which may settle long after any lease has closed (docs/billing.md, "Leases").
    */
   ownReservation?: boolean;
+  /**
+   * A tighter worst case, asked only when `worstCase` does not fit the credit left (a chat prompt
+   * counted in tokens by its engine instead of bounded by its bytes); null when it cannot be
+   * known. The request is then admitted on it, or refused for it (docs/billing.md, "Exact at the margin").
+   */
+  exactWorstCase?: () => Promise<BillableUsage | null>;
+  /** Added to a 402's message: what the worst case was priced with, and what would need less credit. */
+  refusalHint?: string;
+  /**
+   * A chat request's completion cap and its worst case at a smaller cap: refused at the margin for
+   * good, it is admitted with the completion capped to what the credit left covers (halving, never
+   * under MIN_CAPPED_COMPLETION tokens) rather than refused.
+   */
+  shrink?: { cap: number; worstCaseFor(cap: number): BillableUsage };
 }
 
 /**
@@ -54,6 +68,8 @@ export interface AdmissionTicket {
   billing?: RequestBilling;
   /** The billing stage's: what these tokens cost at the prices the request was admitted at. */
   costOf?(usage: { promptTokens: number; completionTokens: number }): ResponseCost;
+  /** The completion cap the request was admitted with, when it is below the one it asked for (`shrink`). */
+  completionCap?: number;
   /** Called exactly once: actual usage, or null when the request produced nothing. */
   settle(usage: UsageReport | null): Promise<void>;
 }

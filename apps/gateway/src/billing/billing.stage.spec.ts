@@ -69,7 +69,7 @@ function setup(
   } as unknown as RpcClient;
   const leases = new CreditLeases(rpc, noNats, logger);
   const settler = new BillingSettler(rpc, logger);
-  const stage = new BillingStage(rpc, leases, settler, logger);
+  const stage = new BillingStage(rpc, leases, settler, logger, undefined, { BILLING_MARGIN_WAIT_MS: 5_000 });
   const stop = async () => {
     await stage.onApplicationShutdown();
     await leases.onApplicationShutdown();
@@ -103,6 +103,59 @@ describe('BillingStage', () => {
     });
     await expect(stage.admit(request)).rejects.toMatchObject({ status: 402 });
     expect(settles).toEqual([]);
+  });
+
+  describe('at the margin (docs/billing.md, "Exact at the margin")', () => {
+    /** Billing that admits a worst case of at most `room` tokens (prompt + completion), and refuses more. */
+    const roomFor = (room: { tokens: number }) => (r: ReserveRequest) => {
+      const w = r.worstCase as { promptTokens: number; completionTokens: number };
+      if (w.promptTokens + w.completionTokens > room.tokens) throw new DomainError(ErrorCode.InsufficientCredits, 'Insufficient balance.');
+      room.tokens -= w.promptTokens + w.completionTokens;
+      return { reservationId: r.reservationId, currency: 'USD', heldNano: '1', balancesBefore: { usd: '1', diem: '0' }, replay: false };
+    };
+    const bytes = { kind: 'text' as const, promptTokens: 200, completionTokens: 64 };
+    const exact = { kind: 'text' as const, promptTokens: 50, completionTokens: 64 };
+
+    it('counts the worst case exactly only when the cheap bound is refused, and admits on it', async () => {
+      const { stage, reserves } = setup(roomFor({ tokens: 120 }));
+      const counted = jest.fn(async () => exact);
+      const ticket = await stage.admit({ ...request, worstCase: bytes, exactWorstCase: counted });
+      expect(counted).toHaveBeenCalledTimes(1);
+      expect(reserves.map((r) => r.worstCase)).toEqual([bytes, exact]);
+      expect(ticket.completionCap).toBeUndefined();
+    });
+
+    it('waits for a running request of the account to end, then admits the one that now fits', async () => {
+      const room = { tokens: 180 }; // one worst case of 114 fits, not two
+      const { stage } = setup(roomFor(room));
+      const first = await stage.admit({ ...request, worstCase: exact });
+      let admitted = false;
+      const second = stage.admit({ ...request, worstCase: exact }).then((t) => ((admitted = true), t));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(admitted).toBe(false);
+      room.tokens += 114 - 60; // the first one cost 60 of its 114
+      await first.settle({ promptTokens: 50, completionTokens: 5 });
+      await second;
+      expect(admitted).toBe(true);
+    });
+
+    it('caps the completion (halving, at least 16 tokens) when nothing runs that could free room, with a header', async () => {
+      const { stage, reserves } = setup(roomFor({ tokens: 90 }));
+      const shrink = { cap: 64, worstCaseFor: (cap: number) => ({ kind: 'text' as const, promptTokens: 50, completionTokens: cap }) };
+      const ticket = await stage.admit({ ...request, worstCase: exact, shrink });
+      expect(ticket.completionCap).toBe(32);
+      expect(ticket.headers['x-svc-completion-capped']).toBe('32');
+      expect(reserves.at(-1)?.worstCase).toEqual({ kind: 'text', promptTokens: 50, completionTokens: 32 });
+    });
+
+    it('refuses with the hint when even 16 completion tokens do not fit', async () => {
+      const { stage } = setup(roomFor({ tokens: 60 }));
+      const shrink = { cap: 64, worstCaseFor: (cap: number) => ({ kind: 'text' as const, promptTokens: 50, completionTokens: cap }) };
+      await expect(stage.admit({ ...request, worstCase: exact, shrink, refusalHint: 'Send a smaller max_tokens.' })).rejects.toMatchObject({
+        status: 402,
+        message: 'Insufficient balance. Send a smaller max_tokens.',
+      });
+    });
   });
 
   it('releases at once when nothing was produced, and only then', async () => {

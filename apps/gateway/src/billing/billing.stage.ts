@@ -2,21 +2,31 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { BILLING, SettleRequest } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
+import { HEADER } from '@svc/headers';
 import { Logger } from '@svc/logging';
 import { QUICK_CALL_IDLE_MS, retryIfUnavailable, RpcClient } from '@svc/messaging';
 import { BillingSettler } from '@svc/billing-client';
 import { amountIn, PricingError, quote } from '@svc/pricing';
 import { AdmissionRequest, AdmissionStage, AdmissionTicket, UsageReport } from '../admission/admission.types';
+import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { GATEWAY_LOGGER } from '../logger.token';
 import { GatewayMetrics, NO_METRICS } from '../metrics/gateway-metrics';
 import { balanceHeaders } from './balance-headers';
 import { CreditLeases } from './credit-leases';
 import { responseCost } from './response-cost';
+import { RunningAccounts } from './running-accounts';
 
 /** A reservation is one round trip; a billing service that cannot answer this fast is treated as down. */
 export const RESERVE_TIMEOUT_MS = 5_000;
 const SETTLE_TIMEOUT_MS = 10_000;
 const SHUTDOWN_WAIT_MS = 5_000;
+/**
+ * Waits between the retries of a request refused at the margin once none of its account's requests
+ * runs here any more: the last ones' settlements reach billing in the background, a few ms later.
+ */
+const QUIET_RETRIES = [25, 50, 100, 200, 400];
+/** The smallest completion cap a request is shrunk to at the margin: below it, a 402 serves the caller better. */
+export const MIN_CAPPED_COMPLETION = 16;
 
 /**
  * Holds the worst-case cost of the request (prompt estimate + max output tokens at the model's
@@ -35,6 +45,8 @@ const SHUTDOWN_WAIT_MS = 5_000;
 export class BillingStage implements AdmissionStage, OnApplicationShutdown {
   readonly name = 'billing';
   private readonly pending = new Set<Promise<void>>();
+  private readonly running = new RunningAccounts();
+  private readonly marginWaitMs: number;
 
   constructor(
     private readonly rpc: RpcClient,
@@ -42,14 +54,83 @@ export class BillingStage implements AdmissionStage, OnApplicationShutdown {
     private readonly settler: BillingSettler,
     @Inject(GATEWAY_LOGGER) private readonly logger: Logger,
     @Optional() private readonly metrics: GatewayMetrics = NO_METRICS,
-  ) {}
+    @Optional() @Inject(GATEWAY_CONFIG) config?: Pick<GatewayConfig, 'BILLING_MARGIN_WAIT_MS'>,
+  ) {
+    this.marginWaitMs = config?.BILLING_MARGIN_WAIT_MS ?? 0;
+  }
 
   async admit(request: AdmissionRequest): Promise<AdmissionTicket> {
-    if (!request.ownReservation) {
-      const leased = await this.admitLeased(request);
-      if (leased) return leased;
+    try {
+      return await this.admitFor(request);
+    } catch (err) {
+      if (!isRefusal(err)) throw err;
+      // Exact at the margin: the cheap bound did not fit, so the worst case is counted exactly
+      // (one more round trip, for these requests only) and the request admitted or refused on it.
+      const exact = request.exactWorstCase && (await request.exactWorstCase().catch(() => null));
+      const tight = exact && tighter(exact, request.worstCase) ? { ...request, worstCase: exact } : request;
+      if (tight !== request) this.metrics.exactAdmission(request.model.id);
+      return this.admitWhenRoom(tight, tight === request ? err : undefined);
     }
-    return this.reserve(request);
+  }
+
+  /**
+   * Admits `request`, waiting (up to BILLING_MARGIN_WAIT_MS) while requests of its account run
+   * here: each one that ends may return part of its hold. Refused for good once none runs and a
+   * few retries (billing settles in the background) still find no room. `refused`: the refusal
+   * already known for this very worst case, so the first attempt waits instead of asking again.
+   */
+  private async admitWhenRoom(request: AdmissionRequest, refused?: DomainError): Promise<AdmissionTicket> {
+    const account = request.key.accountId;
+    const deadline = Date.now() + this.marginWaitMs;
+    let refusal = refused;
+    for (let quiet = 0; ;) {
+      if (refusal) {
+        const left = deadline - Date.now();
+        const running = this.running.running(account) > 0;
+        if (left <= 0 || (!running && quiet >= QUIET_RETRIES.length)) return this.admitShrunk(request, refusal);
+        if (running) await this.running.nextEnd(account, left);
+        else await new Promise((r) => setTimeout(r, Math.min(QUIET_RETRIES[quiet++], left)));
+      }
+      try {
+        return await this.admitFor(request);
+      } catch (err) {
+        if (!isRefusal(err)) throw err;
+        refusal = err;
+      }
+    }
+  }
+
+  /**
+   * The last resort at the margin: the completion capped at half its cap, then a quarter, ... down
+   * to MIN_CAPPED_COMPLETION tokens, the first that fits admitted (a few reservations, each one
+   * SQL call). A request that asked for fewer than that is refused as it is.
+   */
+  private async admitShrunk(request: AdmissionRequest, refusal: DomainError): Promise<AdmissionTicket> {
+    const shrink = request.shrink;
+    for (let cap = Math.floor((shrink?.cap ?? 0) / 2); shrink && cap >= MIN_CAPPED_COMPLETION; cap = Math.floor(cap / 2)) {
+      try {
+        const ticket = await this.admitFor({ ...request, worstCase: shrink.worstCaseFor(cap) });
+        return { ...ticket, completionCap: cap, headers: { ...ticket.headers, [HEADER.completionCapped]: String(cap) } };
+      } catch (err) {
+        if (!isRefusal(err)) throw err;
+      }
+    }
+    throw withHint(refusal, request.refusalHint);
+  }
+
+  private async admitFor(request: AdmissionRequest): Promise<AdmissionTicket> {
+    const ticket = request.ownReservation ? await this.reserve(request) : ((await this.admitLeased(request)) ?? (await this.reserve(request)));
+    const end = this.running.begin(request.key.accountId);
+    return {
+      ...ticket,
+      settle: async (usage) => {
+        try {
+          await ticket.settle(usage);
+        } finally {
+          end();
+        }
+      },
+    };
   }
 
   /** Under the account's credit lease, or null when billing wants this one reserved exactly. */
@@ -167,4 +248,17 @@ export class BillingStage implements AdmissionStage, OnApplicationShutdown {
     this.pending.add(work);
     void work.finally(() => this.pending.delete(work));
   }
+}
+
+const isRefusal = (err: unknown): err is DomainError => err instanceof DomainError && err.code === ErrorCode.InsufficientCredits;
+
+/** A text worst case with fewer tokens than the bound it replaces (other kinds are exact already). */
+function tighter(exact: AdmissionRequest['worstCase'], bound: AdmissionRequest['worstCase']): boolean {
+  if (exact.kind !== 'text' || bound.kind !== 'text') return false;
+  return exact.promptTokens + exact.completionTokens < bound.promptTokens + bound.completionTokens;
+}
+
+function withHint(err: DomainError, hint: string | undefined): DomainError {
+  if (!hint) return err;
+  return new DomainError(err.code, `${err.message} ${hint}`, err.details, { retryAfterSeconds: err.retryAfterSeconds, openai: err.openai });
 }

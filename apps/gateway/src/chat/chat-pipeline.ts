@@ -1,17 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Catalog } from '@svc/catalog';
-import { CHAT, ChatCompletion, ChatCompletionParams } from '@svc/contracts';
+import { CHAT, ChatCompletion, ChatCompletionParams, CountPromptReply } from '@svc/contracts';
 import { RpcClient } from '@svc/messaging';
 import { AdmissionService, RouteCall } from '../admission/admission.service';
 import { ResponseCost } from '../admission/admission.types';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { CATALOG } from '../models/models.tokens';
-import { chatWorstCase } from './chat-worst-case';
+import { chatWorstCase, completionCap, completionCapHint, exactChatWorstCase } from './chat-worst-case';
 import { PromptBudget } from './prompt-budget';
 import { setRetryCount } from './retry-count';
 import { SseStreamer, StreamEncoder } from './sse-streamer';
 import { SvcParametersResolver } from './svc-parameters.resolver';
 import { SvcParametersInput } from './svc-parameters.schema';
+
+/** Counting a prompt is a tokenizer pass: a chat service that cannot answer in this long leaves the byte bound's refusal. */
+const COUNT_TIMEOUT_MS = 2_000;
 
 /** What a text route asks of the chat pipeline, in the chat completion contract. */
 export interface ChatPipelineRequest {
@@ -52,20 +55,38 @@ export class ChatPipeline {
     const admission = this.admission.forModel(call, model);
     const params = { ...request.params(model.id), svc_parameters: svc };
     const worstCase = chatWorstCase(params, model, { budget: await this.promptBudget.get(caller.requestId), personaBytes }, this.catalog);
-    return admission.run(worstCase, async ({ billing, costOf }) => {
-      // The service settles the reservation with exact counts (docs/billing.md).
-      if (params.stream) {
-        const outcome = await this.streamer.relay({ caller, params, billing }, reply, answer.stream(params));
-        return { result: undefined, usage: outcome.usage };
-      }
-      const { upstreamRetries, ...completion } = await this.rpc.send(
-        CHAT.COMPLETE,
-        { caller, params, billing },
-        { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS, idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS },
-      );
-      setRetryCount(reply, upstreamRetries);
-      const usage = { promptTokens: completion.usage.prompt_tokens, completionTokens: completion.usage.completion_tokens };
-      return { result: answer.body(completion, costOf(usage)), usage };
-    });
+    // Asked only when the byte bound does not fit the credit left (docs/billing.md, "Exact at the margin").
+    let counted: CountPromptReply | undefined;
+    const exactWorstCase = async () => {
+      counted = await this.rpc.send(CHAT.COUNT_PROMPT, { caller, params }, { requestId: caller.requestId, timeoutMs: COUNT_TIMEOUT_MS });
+      return exactChatWorstCase(params, model, counted);
+    };
+    // The last resort at the margin: the completion capped to what the credit covers (with a header).
+    const shrink = {
+      cap: completionCap(model, params),
+      worstCaseFor: (cap: number) =>
+        (counted && exactChatWorstCase({ ...params, max_tokens: cap }, model, counted)) ?? { ...worstCase, completionTokens: cap * (params.n ?? 1) },
+    };
+    const options = { exactWorstCase, refusalHint: completionCapHint(params, model), shrink };
+    return admission.run(
+      worstCase,
+      async ({ billing, costOf, completionCap: capped }) => {
+        if (capped !== undefined) params.max_tokens = capped;
+        // The service settles the reservation with exact counts (docs/billing.md).
+        if (params.stream) {
+          const outcome = await this.streamer.relay({ caller, params, billing }, reply, answer.stream(params));
+          return { result: undefined, usage: outcome.usage };
+        }
+        const { upstreamRetries, ...completion } = await this.rpc.send(
+          CHAT.COMPLETE,
+          { caller, params, billing },
+          { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS, idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS },
+        );
+        setRetryCount(reply, upstreamRetries);
+        const usage = { promptTokens: completion.usage.prompt_tokens, completionTokens: completion.usage.completion_tokens };
+        return { result: answer.body(completion, costOf(usage)), usage };
+      },
+      options,
+    );
   }
 }

@@ -1,5 +1,5 @@
 import { Catalog, ModelDefinition } from '@svc/catalog';
-import { ChatCompletionParams, PromptBudgetReply, SVC_PARAMETER_DEFAULTS, TextUsage, WEB_CONTEXT_MAX_BYTES } from '@svc/contracts';
+import { ChatCompletionParams, CountPromptReply, PromptBudgetReply, SVC_PARAMETER_DEFAULTS, TextUsage, WEB_CONTEXT_MAX_BYTES } from '@svc/contracts';
 
 /** Tokens a chat template adds around each message (role markers), generously. */
 const PER_MESSAGE_OVERHEAD = 8;
@@ -57,7 +57,36 @@ export function chatWorstCase(params: ChatCompletionParams, model: ModelDefiniti
   };
 }
 
-function completionCap(model: ModelDefinition, params: ChatCompletionParams): number {
+/**
+ * The worst case with the prompt as its engine counted it (chat.query.count-prompt.v1) instead of
+ * bounded by bytes: asked only when the byte bound does not fit the credit left (docs/billing.md,
+ * "Exact at the margin"). The web context, fetched later, still counts at its cap; a prompt the
+ * engine may evaluate twice (a checked answer retried) counts twice, with its completion. Null when
+ * the engine could not count.
+ */
+export function exactChatWorstCase(params: ChatCompletionParams, model: ModelDefinition, counted: CountPromptReply): TextUsage | null {
+  if (counted.promptTokens === null) return null;
+  const svc = params.svc_parameters ?? SVC_PARAMETER_DEFAULTS;
+  const web = svc.enable_web_search !== 'off' || svc.enable_web_scraping;
+  let prompt = counted.promptTokens + (web ? WEB_CONTEXT_MAX_BYTES + PER_MESSAGE_OVERHEAD : 0);
+  if (model.availableContextTokens !== undefined && model.availableContextTokens > 0) prompt = Math.min(prompt, model.availableContextTokens);
+  const evaluations = Math.max(1, counted.evaluations);
+  return {
+    kind: 'text',
+    promptTokens: prompt * evaluations,
+    completionTokens: completionCap(model, params) * (params.n ?? 1) * evaluations,
+    ...(svc.enable_web_search !== 'off' ? { webSearches: MAX_WEB_SEARCHES } : {}),
+    ...(svc.enable_web_scraping ? { webScrapes: MAX_WEB_SCRAPES } : {}),
+  };
+}
+
+/** Said with a 402 of a request that sets no max_tokens: it was priced for the model's whole completion cap. */
+export function completionCapHint(params: ChatCompletionParams, model: ModelDefinition): string | undefined {
+  if (params.max_tokens !== undefined) return undefined;
+  return `The request sets no max_tokens, so it was priced for ${model.id}'s completion cap of ${completionCap(model, params)} tokens; with a smaller max_tokens it needs less credit.`;
+}
+
+export function completionCap(model: ModelDefinition, params: ChatCompletionParams): number {
   const cap = model.maxCompletionTokens ?? DEFAULT_MAX_COMPLETION;
   return Math.min(params.max_tokens ?? cap, cap);
 }

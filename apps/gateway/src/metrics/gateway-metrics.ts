@@ -68,6 +68,12 @@ export class GatewayMetrics implements RpcObserver {
     labelNames: ['reason', 'model'],
     registers: [this.registry],
   });
+  private readonly exactAdmissions = new Counter({
+    name: 'svc_gateway_exact_admissions_total',
+    help: 'Requests whose cheap worst case did not fit the credit left and were counted exactly (one more round trip), by model.',
+    labelNames: ['model'],
+    registers: [this.registry],
+  });
   private readonly rpc = new Histogram({
     name: 'svc_gateway_nats_rpc_duration_seconds',
     help: 'Round-trip time of NATS request/reply calls to the services, by subject and outcome (ok, error, timeout, unavailable).',
@@ -135,6 +141,11 @@ export class GatewayMetrics implements RpcObserver {
     this.refusals.inc({ reason, model });
   }
 
+  /** A request counted exactly at the margin (docs/billing.md, "Exact at the margin"). */
+  exactAdmission(model: string): void {
+    this.exactAdmissions.inc({ model });
+  }
+
   private ofModel(model: string): ModelSeries {
     let s = this.models.get(model);
     if (!s) {
@@ -168,6 +179,7 @@ export class NoGatewayMetrics extends GatewayMetrics {
   override creditHeld(): void {}
   override creditCharged(): void {}
   override refused(): void {}
+  override exactAdmission(): void {}
   override watchBodyBudget(): void {}
   override observe(): void {}
 }

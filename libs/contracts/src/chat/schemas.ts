@@ -127,5 +127,10 @@ export const completeChatRequestSchema = z.looseObject({
   params: chatCompletionParamsSchema,
   billing: requestBillingSchema.optional(),
 });
+/** `chat.query.count-prompt` (CountPromptRequest). */
+export const countPromptRequestSchema = z.looseObject({
+  caller: callerContextSchema,
+  params: chatCompletionParamsSchema,
+});
 /** `chat.stream.complete` (StreamChatRequest). */
 export const streamChatRequestSchema = completeChatRequestSchema.extend({ stream: streamOpenRequestSchema });

@@ -10,6 +10,11 @@ export const CHAT = {
   STREAM: 'chat.stream.complete.v1',
   /** What the service adds to every prompt, so the gateway's hold covers it (docs/billing.md). */
   PROMPT_BUDGET: 'chat.query.prompt-budget.v1',
+  /**
+   * The exact prompt tokens of a request, asked only when its byte-bounded hold does not fit the
+   * credit left (docs/billing.md, "Exact at the margin").
+   */
+  COUNT_PROMPT: 'chat.query.count-prompt.v1',
 } as const;
 
 /**
@@ -40,8 +45,26 @@ export interface StreamChatRequest extends CompleteChatRequest {
   stream: StreamOpenRequest;
 }
 
+export interface CountPromptRequest {
+  caller: CallerContext;
+  params: ChatCompletionParams;
+}
+
+export interface CountPromptReply {
+  /**
+   * The prompt's tokens for the requested model as its engine counts them when it runs the
+   * request: the service's system prompt, the persona, the tool descriptions and the chat template
+   * included; web context not (it is fetched later: the hold counts its cap). Null when the
+   * model's engine cannot count exactly (an upstream without a tokenizer, or fallbacks).
+   */
+  promptTokens: number | null;
+  /** Times the prompt may be evaluated: 2 where the embedded engine retries an answer that fails its schema check. */
+  evaluations: number;
+}
+
 export interface ChatRpc {
   [CHAT.COMPLETE]: { req: CompleteChatRequest; res: CompleteChatReply };
   [CHAT.STREAM]: { req: StreamChatRequest; res: StreamOpenReply };
   [CHAT.PROMPT_BUDGET]: { req: Record<string, never>; res: PromptBudgetReply };
+  [CHAT.COUNT_PROMPT]: { req: CountPromptRequest; res: CountPromptReply };
 }

@@ -32,6 +32,12 @@ export async function runGeneration(engine: TextEngine, request: GenerateRequest
   return { ...result, text: '', finishReason: 'tool_calls', toolCalls: [toToolCall(result.text)] };
 }
 
+/** How many times `runGeneration` may evaluate the request's prompt: twice where an answer is checked and may be retried. */
+export function promptEvaluations(engine: TextEngine, request: GenerateRequest): number {
+  if (engine.kind !== 'embedded') return 1;
+  return request.tools?.length || answerCheck(request) ? 2 : 1;
+}
+
 /**
  * One retry when a finished answer does not match; a second mismatch is a 502 naming the place
  * (a fallback model, if any, gets the request). Both attempts' tokens are counted.

@@ -44,6 +44,8 @@ export class EmbeddedLlamaEngine implements TextEngine {
   private readonly log: EngineLogger;
   private readonly workers: WorkerSupervisor;
   private readonly generations = new Map<number, Generation>();
+  /** Counts waiting for the worker's answer (they take no sequence: tokenizing is immediate). */
+  private readonly counts = new Map<number, (promptTokens: number | null) => void>();
   private nextId = 1;
   private closed = false;
 
@@ -91,9 +93,23 @@ export class EmbeddedLlamaEngine implements TextEngine {
     }
   }
 
+  /** The prompt's tokens under the model's chat template, from the worker (exactly what `generate` counts). */
+  async countPromptTokens(messages: GenerateRequest['messages']): Promise<number | null> {
+    if (this.closed) return null;
+    await this.workers.ensure();
+    const worker = this.workers.current;
+    if (!worker?.ready) return null;
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.counts.set(id, resolve);
+      sendTo(worker, { type: 'count', id, messages: toWorkerMessages(messages) });
+    });
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.answerCounts(null);
     this.queue.rejectAll(engineClosedError());
     for (const gen of this.generations.values()) settleError(gen, engineClosedError());
     this.generations.clear();
@@ -168,6 +184,10 @@ export class EmbeddedLlamaEngine implements TextEngine {
       }
       case 'text':
         return this.enqueue(message.id, (gen) => this.onPiece(worker, gen, message));
+      case 'counted':
+        this.counts.get(message.id)?.(message.promptTokens);
+        this.counts.delete(message.id);
+        return;
       case 'done':
         return this.onDone(message);
       case 'failed':
@@ -177,6 +197,7 @@ export class EmbeddedLlamaEngine implements TextEngine {
 
   /** The worker died mid-generation: every generation in flight fails with a 503. */
   private failInFlight(detail: string): number {
+    this.answerCounts(null);
     const inFlight = [...this.generations.values()];
     this.generations.clear();
     for (const gen of inFlight) {
@@ -184,6 +205,12 @@ export class EmbeddedLlamaEngine implements TextEngine {
       settleError(gen, engineCrashedError(detail));
     }
     return inFlight.length;
+  }
+
+  /** Answers every count still waiting (the worker died or the engine closed): uncounted. */
+  private answerCounts(promptTokens: number | null): void {
+    for (const resolve of this.counts.values()) resolve(promptTokens);
+    this.counts.clear();
   }
 
   private enqueue(id: number, step: (gen: Generation) => Promise<void>): void {

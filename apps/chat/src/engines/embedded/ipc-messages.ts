@@ -65,7 +65,14 @@ export interface ShutdownMessage {
   type: 'shutdown';
 }
 
-export type ParentMessage = InitMessage | GenerateMessage | CreditMessage | CancelMessage | ShutdownMessage;
+/** Count the prompt tokens of `messages` under the model's chat template, as `generate` would. */
+export interface CountMessage {
+  type: 'count';
+  id: number;
+  messages: WorkerChatMessage[];
+}
+
+export type ParentMessage = InitMessage | GenerateMessage | CreditMessage | CancelMessage | ShutdownMessage | CountMessage;
 
 export interface ReadyMessage {
   type: 'ready';
@@ -131,4 +138,11 @@ export interface LogMessage {
   message: string;
 }
 
-export type WorkerMessage = ReadyMessage | FatalMessage | StartedMessage | TextMessage | DoneMessage | FailedMessage | LogMessage;
+/** The answer to a `count`: the prompt's tokens (null: it could not be counted). */
+export interface CountedMessage {
+  type: 'counted';
+  id: number;
+  promptTokens: number | null;
+}
+
+export type WorkerMessage = ReadyMessage | FatalMessage | StartedMessage | TextMessage | DoneMessage | FailedMessage | LogMessage | CountedMessage;

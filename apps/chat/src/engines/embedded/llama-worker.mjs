@@ -59,6 +59,9 @@ process.on('message', (message) => {
     case 'shutdown':
       void shutdown();
       break;
+    case 'count':
+      send({ type: 'counted', id: message.id, promptTokens: countPrompt(message.messages) });
+      break;
   }
 });
 
@@ -298,6 +301,16 @@ function tokenizePrompt(messages) {
   if (history.length === 0 || history[history.length - 1].type !== 'model') history.push({ type: 'model', response: [] });
   const { contextText } = state.chatWrapper.generateContextState({ chatHistory: history });
   return contextText.tokenize(state.model.tokenizer);
+}
+
+/** The prompt's tokens as `generate` would evaluate them (no sequence needed); null before the model loaded. */
+function countPrompt(messages) {
+  if (!state) return null;
+  try {
+    return tokenizePrompt(messages).length;
+  } catch {
+    return null;
+  }
 }
 
 /** Keeps the sequence's cached prefix shared with this prompt (multi-turn chats re-send history). */
