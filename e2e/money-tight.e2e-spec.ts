@@ -22,6 +22,8 @@ interface Row {
   concurrency: number;
   /** A key limit (the account has plenty), or the account's balance (the key has no limit). */
   on: 'key limit' | 'balance';
+  /** Default /chat/completions. */
+  route?: string;
 }
 
 const hello = (extra: Record<string, unknown>) => ({ model: 'default', messages: [{ role: 'user', content: 'Hello' }], temperature: 0, seed: 7, ...extra });
@@ -44,6 +46,14 @@ const ROWS: Row[] = [
     on: 'key limit',
   },
   { name: 'a balance worth 5 requests, 100 at once', body: hello({ max_tokens: 8 }), worth: 5.5, concurrency: 100, on: 'balance' },
+  {
+    name: 'embeddings of a 60-word text (byte bound: about 5 times its tokens)',
+    body: { model: 'text-embedding-3-small', input: SIXTY_WORDS },
+    worth: 3.5,
+    concurrency: 40,
+    on: 'key limit',
+    route: '/embeddings',
+  },
   { name: 'a key limit worth 1 request, streamed', body: hello({ max_tokens: 8, stream: true }), worth: 1.5, concurrency: 40, on: 'key limit' },
 ];
 
@@ -83,17 +93,17 @@ describe('money v3: a key limit or a balance worth N requests serves N - 1 to N 
     return { account: accountId, key: apiKey };
   }
 
-  const send = (key: string, body: Record<string, unknown>) =>
-    fetch(`${platform.apiUrl}/chat/completions`, {
+  const send = (key: string, body: Record<string, unknown>, route = '/chat/completions') =>
+    fetch(`${platform.apiUrl}${route}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
 
-  it.each(ROWS)('$name: worth $worth requests, $concurrency at once', async ({ body, worth, concurrency, on }) => {
+  it.each(ROWS)('$name: worth $worth requests, $concurrency at once', async ({ body, worth, concurrency, on, route }) => {
     // One request's charge, on an account of its own with room for it.
     const probe = await account(10n ** 9n, null);
-    const one = await send(probe.key, body);
+    const one = await send(probe.key, body, route);
     expect({ status: one.status, body: one.status === 200 ? '' : await one.text() }).toEqual({ status: 200, body: '' });
     await one.text();
     const unit = 10n ** 9n - (await settledAvailable(db, probe.account));
@@ -108,7 +118,7 @@ describe('money v3: a key limit or a balance worth N requests serves N - 1 to N 
     const capped: number[] = [];
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
-        const res = await send(key, body);
+        const res = await send(key, body, route);
         const text = await res.text();
         statuses[res.status] = (statuses[res.status] ?? 0) + 1;
         const cap = res.headers.get('x-svc-completion-capped');

@@ -123,6 +123,12 @@ export const engineSchema = z.discriminatedUnion('kind', [
       endpoints: z.array(z.object({ baseUrl: z.string().url(), apiKeyEnv: z.string().optional(), model: z.string().min(1).optional() }).strict()).default([]),
       /** Attempts after the first for connect errors and 502/503 before any byte (text models). */
       retries: z.number().int().nonnegative().max(10).default(2),
+      /**
+       * The server's own tokenizer, for counting a prompt exactly when its byte-bounded hold does
+       * not fit the credit left (docs/billing.md, "Exact at the margin"): `vllm` (its `POST
+       * /tokenize` with chat messages), or `none` (the byte bound stays the hold).
+       */
+      tokenize: z.enum(['none', 'vllm']).default('none'),
       /** `GET <baseUrl>/models` every this many ms per endpoint; 0 turns health checks off. */
       healthCheckIntervalMs: z.number().int().nonnegative().default(15_000),
       /** Consecutive failures that open an endpoint's circuit, and how long it stays open. */

@@ -23,7 +23,7 @@ import {
   listCharacterReviewsRequestSchema,
   listCharactersRequestSchema,
 } from './characters/schemas';
-import { createEmbeddingsRequestSchema } from './embeddings/schemas';
+import { countEmbeddingTokensRequestSchema, createEmbeddingsRequestSchema } from './embeddings/schemas';
 import { EMBEDDINGS } from './embeddings/subjects';
 import { imageBackgroundRemoveRequestSchema, imageEditRequestSchema, imageGenerateRequestSchema, imageUpscaleRequestSchema } from './media/schemas';
 import { MEDIA } from './media/subjects';
@@ -59,6 +59,7 @@ export const REQUEST_SCHEMAS = {
   [CHARACTERS.ADD_REVIEW]: addCharacterReviewRequestSchema,
   [CHARACTERS.DELETE_REVIEW]: deleteCharacterReviewRequestSchema,
   [EMBEDDINGS.CREATE]: createEmbeddingsRequestSchema,
+  [EMBEDDINGS.COUNT_TOKENS]: countEmbeddingTokensRequestSchema,
   [MEDIA.IMAGE_GENERATE]: imageGenerateRequestSchema,
   [MEDIA.IMAGE_EDIT]: imageEditRequestSchema,
   [MEDIA.IMAGE_UPSCALE]: imageUpscaleRequestSchema,

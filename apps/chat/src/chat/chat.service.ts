@@ -192,6 +192,8 @@ export class ChatService {
     const engine = params.fallbacks?.length ? undefined : this.engines.get(model);
     if (!engine?.countPromptTokens) return { promptTokens: null, evaluations: 1 };
     const request = toGenerateRequest(model, { ...params, messages: await this.svc.messages(model, params) }, UNUSED_SIGNAL);
+    // An upstream's tools are rendered by its own template, which its /tokenize is not given.
+    if (engine.kind === 'upstream' && request.tools?.length) return { promptTokens: null, evaluations: 1 };
     const messages =
       engine.kind === 'embedded' && request.tools?.length ? planToolUse(request.messages, request.tools, request.toolChoice).messages : request.messages;
     return { promptTokens: await engine.countPromptTokens(messages), evaluations: promptEvaluations(engine, request) };

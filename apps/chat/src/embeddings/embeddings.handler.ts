@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { CreateEmbeddingsReply, CreateEmbeddingsRequest, EMBEDDINGS } from '@svc/contracts';
+import { CountEmbeddingTokensReply, CountEmbeddingTokensRequest, CreateEmbeddingsReply, CreateEmbeddingsRequest, EMBEDDINGS } from '@svc/contracts';
 import { EmbeddingsService } from './embeddings.service';
 
 @Controller()
@@ -10,5 +10,10 @@ export class EmbeddingsHandler {
   @MessagePattern(EMBEDDINGS.CREATE)
   create(@Payload() request: CreateEmbeddingsRequest): Promise<CreateEmbeddingsReply> {
     return this.embeddings.create(request);
+  }
+
+  @MessagePattern(EMBEDDINGS.COUNT_TOKENS)
+  countTokens(@Payload() request: CountEmbeddingTokensRequest): CountEmbeddingTokensReply {
+    return this.embeddings.countTokens(request);
   }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Catalog, embeddingConstraintsOf, ModelDefinition } from '@svc/catalog';
-import { CreateEmbeddingsReply, CreateEmbeddingsRequest } from '@svc/contracts';
+import { CountEmbeddingTokensReply, CountEmbeddingTokensRequest, CreateEmbeddingsReply, CreateEmbeddingsRequest } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { Logger } from '@svc/logging';
 import { BillingSettler } from '@svc/billing-client';
@@ -61,6 +61,12 @@ export class EmbeddingsService {
       this.logger.error({ requestId: caller.requestId, model: request.model, err: err instanceof Error ? err.message : String(err) }, 'embeddings failed');
       throw new DomainError(ErrorCode.Internal, 'Embedding failed.');
     }
+  }
+
+  /** The batch's input tokens as `create` will charge them, without embedding; null where only the engine's answer tells. */
+  countTokens({ model: id, input }: CountEmbeddingTokensRequest): CountEmbeddingTokensReply {
+    const counts = this.engines.get(this.model(id)).countTokens?.(input);
+    return { inputTokens: counts ? counts.reduce((a, b) => a + b, 0) : null };
   }
 
   private model(id: string): ModelDefinition {

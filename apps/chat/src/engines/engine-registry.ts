@@ -54,6 +54,7 @@ export class EngineRegistry extends ModelEngineRegistry<TextEngine> {
           retries: engine.retries,
           healthCheckIntervalMs: engine.healthCheckIntervalMs,
           circuitBreaker: engine.circuitBreaker,
+          tokenize: engine.tokenize,
           logger: this.logger.child({ engine: engine.kind, model: modelId }),
         });
     }

@@ -252,10 +252,11 @@ export class BillingStage implements AdmissionStage, OnApplicationShutdown {
 
 const isRefusal = (err: unknown): err is DomainError => err instanceof DomainError && err.code === ErrorCode.InsufficientCredits;
 
-/** A text worst case with fewer tokens than the bound it replaces (other kinds are exact already). */
+/** A worst case with fewer tokens than the bound it replaces (text and embeddings: the other kinds are priced exactly already). */
 function tighter(exact: AdmissionRequest['worstCase'], bound: AdmissionRequest['worstCase']): boolean {
-  if (exact.kind !== 'text' || bound.kind !== 'text') return false;
-  return exact.promptTokens + exact.completionTokens < bound.promptTokens + bound.completionTokens;
+  if (exact.kind === 'text' && bound.kind === 'text') return exact.promptTokens + exact.completionTokens < bound.promptTokens + bound.completionTokens;
+  if (exact.kind === 'embedding' && bound.kind === 'embedding') return exact.inputTokens < bound.inputTokens;
+  return false;
 }
 
 function withHint(err: DomainError, hint: string | undefined): DomainError {

@@ -3,7 +3,7 @@ import { FastifyReply } from 'fastify';
 import Redis from 'ioredis';
 import { BlobStore } from '@svc/blob-store';
 import { Catalog, embeddingConstraintsOf, ModelDefinition } from '@svc/catalog';
-import { CallerContext, CreateEmbeddingsReply, CreateEmbeddingsRequest, EMBEDDINGS } from '@svc/contracts';
+import { BillableUsage, CallerContext, CreateEmbeddingsReply, CreateEmbeddingsRequest, EMBEDDINGS } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { RpcClient } from '@svc/messaging';
 import { AdmissionService } from '../admission/admission.service';
@@ -19,6 +19,8 @@ import { estimateEmbeddingTokens } from './embeddings-usage';
 /** Inputs larger than this (as JSON) travel to the chat service through Redis, not in the NATS message (1 MB cap). */
 const INLINE_INPUT_LIMIT = 256 * 1024;
 const INPUT_TTL_MS = 60_000;
+/** Counting is a tokenizer pass: a service that cannot answer in this long leaves the byte bound's refusal. */
+const COUNT_TIMEOUT_MS = 2_000;
 
 @Controller('embeddings')
 export class EmbeddingsController {
@@ -53,27 +55,42 @@ export class EmbeddingsController {
     const admission = this.admission.forModel({ caller, request, reply }, model);
     const inputs = inputsOf(input);
     const dimensions = checkLimits(model, inputs, input);
-    return admission.run({ kind: 'embedding', inputTokens: estimateEmbeddingTokens(inputs, embeddingConstraintsOf(model)) }, async ({ billing }) => {
-      const call: CreateEmbeddingsRequest = { caller, model: model.id, dimensions, billing };
-      const json = JSON.stringify(inputs);
-      if (Buffer.byteLength(json) <= INLINE_INPUT_LIMIT) call.input = inputs;
-      else call.inputBlob = await this.blobs.put(Buffer.from(json), INPUT_TTL_MS);
-      const result = await this.rpc.send(EMBEDDINGS.CREATE, call, {
-        requestId: caller.requestId,
-        timeoutMs: this.config.INFERENCE_TIMEOUT_MS,
-        idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS,
-      });
-      const packed = await this.vectorsOf(result);
-      return {
-        result: {
-          object: 'list' as const,
-          data: toEmbeddingData(packed, result.count, result.dimensions, input.encoding_format),
-          model: result.model,
-          usage: { prompt_tokens: result.promptTokens, total_tokens: result.promptTokens },
-        },
-        usage: { promptTokens: result.promptTokens, completionTokens: 0 },
-      };
-    });
+    // At the margin (the byte bound does not fit the credit left), the engine counts the batch exactly.
+    const exactWorstCase = async (): Promise<BillableUsage | null> => {
+      if (Buffer.byteLength(JSON.stringify(inputs)) > INLINE_INPUT_LIMIT) return null;
+      const { inputTokens } = await this.rpc.send(
+        EMBEDDINGS.COUNT_TOKENS,
+        { caller, model: model.id, input: inputs },
+        { requestId: caller.requestId, timeoutMs: COUNT_TIMEOUT_MS },
+      );
+      return inputTokens === null ? null : { kind: 'embedding', inputTokens };
+    };
+    const worstCase: BillableUsage = { kind: 'embedding', inputTokens: estimateEmbeddingTokens(inputs, embeddingConstraintsOf(model)) };
+    return admission.run(
+      worstCase,
+      async ({ billing }) => {
+        const call: CreateEmbeddingsRequest = { caller, model: model.id, dimensions, billing };
+        const json = JSON.stringify(inputs);
+        if (Buffer.byteLength(json) <= INLINE_INPUT_LIMIT) call.input = inputs;
+        else call.inputBlob = await this.blobs.put(Buffer.from(json), INPUT_TTL_MS);
+        const result = await this.rpc.send(EMBEDDINGS.CREATE, call, {
+          requestId: caller.requestId,
+          timeoutMs: this.config.INFERENCE_TIMEOUT_MS,
+          idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS,
+        });
+        const packed = await this.vectorsOf(result);
+        return {
+          result: {
+            object: 'list' as const,
+            data: toEmbeddingData(packed, result.count, result.dimensions, input.encoding_format),
+            model: result.model,
+            usage: { prompt_tokens: result.promptTokens, total_tokens: result.promptTokens },
+          },
+          usage: { promptTokens: result.promptTokens, completionTokens: 0 },
+        };
+      },
+      { exactWorstCase },
+    );
   }
 
   private async vectorsOf(result: CreateEmbeddingsReply): Promise<Buffer> {

@@ -23,3 +23,10 @@ export const createEmbeddingsRequestSchema = z
     billing: requestBillingSchema.optional(),
   })
   .refine((r) => (r.input === undefined) !== (r.inputBlob === undefined), { message: 'exactly one of input and inputBlob is required', path: ['input'] });
+
+/** `chat.query.embedding-tokens` (CountEmbeddingTokensRequest). */
+export const countEmbeddingTokensRequestSchema = z.looseObject({
+  caller: callerContextSchema,
+  model: z.string().min(1).max(200),
+  input: embeddingInputsSchema,
+});

@@ -4,6 +4,8 @@ import { CallerContext } from '../services';
 export const EMBEDDINGS = {
   /** Embeds a batch of texts with an `embedding` model of the catalog (served by the chat service). */
   CREATE: 'chat.cmd.embed.v1',
+  /** The exact input tokens of a batch, asked only when its byte bound does not fit the credit left (docs/billing.md). */
+  COUNT_TOKENS: 'chat.query.embedding-tokens.v1',
 } as const;
 
 /**
@@ -43,6 +45,18 @@ export interface CreateEmbeddingsReply {
   promptTokens: number;
 }
 
+export interface CountEmbeddingTokensRequest {
+  caller: CallerContext;
+  model: string;
+  input: string[];
+}
+
+export interface CountEmbeddingTokensReply {
+  /** The input tokens the model will be charged for, or null when its engine cannot count before embedding (upstream). */
+  inputTokens: number | null;
+}
+
 export interface EmbeddingsRpc {
   [EMBEDDINGS.CREATE]: { req: CreateEmbeddingsRequest; res: CreateEmbeddingsReply };
+  [EMBEDDINGS.COUNT_TOKENS]: { req: CountEmbeddingTokensRequest; res: CountEmbeddingTokensReply };
 }

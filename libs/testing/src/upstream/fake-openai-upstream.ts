@@ -27,7 +27,8 @@ export interface RunningFakeUpstream {
 
 /**
  * A local OpenAI chat-completions server for adapter tests and benchmarks: `POST /v1/chat/completions`
- * (JSON or SSE), `GET /v1/models`, configurable timing and failures, and a record of what it received.
+ * (JSON or SSE), `GET /v1/models`, vLLM's `POST /tokenize` (the same prompt count as the
+ * completions' usage), configurable timing and failures, and a record of what it received.
  * A protocol test double: its text is synthetic ("tok0 tok1 ...") and it never serves a real model.
  */
 export class FakeOpenAiUpstream {
@@ -116,6 +117,14 @@ export class FakeOpenAiUpstream {
       if (req.method !== 'GET') return sendJson(res, 405, errorBody(`Method ${req.method} not allowed.`, 'invalid_request_error', null));
       const data = this.options.models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake-upstream' }));
       return sendJson(res, 200, { object: 'list', data });
+    }
+    if (path === '/tokenize') {
+      // vLLM's: the prompt's tokens for chat messages, counted as the completions' usage counts them.
+      if (req.method !== 'POST') return sendJson(res, 405, errorBody(`Method ${req.method} not allowed.`, 'invalid_request_error', null));
+      const messages = (record.body as { messages?: unknown } | null)?.messages;
+      if (!Array.isArray(messages)) return sendJson(res, 400, errorBody('messages is required.', 'invalid_request_error', null));
+      const count = this.options.promptTokens === 'bytes' ? countPromptBytes(messages, undefined) : countPromptWords(messages);
+      return sendJson(res, 200, { count, max_model_len: 32_768, tokens: Array.from({ length: count }, (_, i) => i % 32_000) });
     }
     if (path === '/v1/chat/completions') {
       if (req.method !== 'POST') return sendJson(res, 405, errorBody(`Method ${req.method} not allowed.`, 'invalid_request_error', null));

@@ -6,6 +6,7 @@ import { CircuitBreakerOptions } from '../../routing/circuit-breaker';
 import { BackoffOptions } from '../../routing/backoff';
 import { GenerateRequest, GenerateResult, GenerationAbortedError, OnText, TextEngine } from '../engine';
 import { sseData } from './sse-lines';
+import { countOnUpstream, UpstreamTokenize } from './upstream-tokenize';
 
 export interface OpenAICompatibleEngineOptions {
   /** Base URL including the API prefix, e.g. `http://127.0.0.1:8000/v1` (the first endpoint). */
@@ -21,6 +22,8 @@ export interface OpenAICompatibleEngineOptions {
   circuitBreaker?: CircuitBreakerOptions;
   backoff?: BackoffOptions;
   logger?: { warn(obj: object, msg: string): void };
+  /** The server's own tokenizer for counting a prompt at the margin (docs/billing.md, "Exact at the margin"). */
+  tokenize?: UpstreamTokenize;
 }
 
 interface UpstreamToolCallDelta {
@@ -56,7 +59,10 @@ export class OpenAICompatibleEngine implements TextEngine {
   readonly kind = 'upstream' as const;
   readonly router: UpstreamRouter;
 
+  private readonly tokenize: UpstreamTokenize;
+
   constructor(options: OpenAICompatibleEngineOptions) {
+    this.tokenize = options.tokenize ?? 'none';
     const first: UpstreamEndpointConfig = { baseUrl: options.baseUrl, model: options.model, apiKey: options.apiKey };
     const more = (options.endpoints ?? []).map((e) => ({ baseUrl: e.baseUrl, model: e.model ?? options.model, apiKey: e.apiKey ?? options.apiKey }));
     this.router = new UpstreamRouter({
@@ -69,6 +75,12 @@ export class OpenAICompatibleEngine implements TextEngine {
       backoff: options.backoff,
       logger: options.logger,
     });
+  }
+
+  /** Counts on the first endpoint's `/tokenize` when the catalog says the server has one. */
+  async countPromptTokens(messages: ChatMessage[]): Promise<number | null> {
+    if (this.tokenize !== 'vllm') return null;
+    return countOnUpstream(this.router.endpoints[0], messages);
   }
 
   async ready(): Promise<void> {
