@@ -139,6 +139,12 @@ describe('BillingStage', () => {
       expect(admitted).toBe(true);
     });
 
+    it('answers a refusal at once when no request of the account runs here or ended here lately', async () => {
+      const { stage, reserves } = setup(roomFor({ tokens: 10 }));
+      await expect(stage.admit({ ...request, worstCase: exact })).rejects.toMatchObject({ status: 402 });
+      expect(reserves).toHaveLength(1);
+    });
+
     it('caps the completion (halving, at least 16 tokens) when nothing runs that could free room, with a header', async () => {
       const { stage, reserves } = setup(roomFor({ tokens: 90 }));
       const shrink = { cap: 64, worstCaseFor: (cap: number) => ({ kind: 'text' as const, promptTokens: 50, completionTokens: cap }) };

@@ -75,9 +75,10 @@ export class BillingStage implements AdmissionStage, OnApplicationShutdown {
 
   /**
    * Admits `request`, waiting (up to BILLING_MARGIN_WAIT_MS) while requests of its account run
-   * here: each one that ends may return part of its hold. Refused for good once none runs and a
-   * few retries (billing settles in the background) still find no room. `refused`: the refusal
-   * already known for this very worst case, so the first attempt waits instead of asking again.
+   * here: each one that ends may return part of its hold. Refused for good once none runs, nor
+   * ended in the last 2 s (billing settles in the background: a few retries follow an end).
+   * `refused`: the refusal already known for this very worst case, so the first attempt waits
+   * instead of asking again.
    */
   private async admitWhenRoom(request: AdmissionRequest, refused?: DomainError): Promise<AdmissionTicket> {
     const account = request.key.accountId;
@@ -87,7 +88,8 @@ export class BillingStage implements AdmissionStage, OnApplicationShutdown {
       if (refusal) {
         const left = deadline - Date.now();
         const running = this.running.running(account) > 0;
-        if (left <= 0 || (!running && quiet >= QUIET_RETRIES.length)) return this.admitShrunk(request, refusal);
+        const settling = !running && quiet < QUIET_RETRIES.length && this.running.endedRecently(account);
+        if (left <= 0 || (!running && !settling)) return this.admitShrunk(request, refusal);
         if (running) await this.running.nextEnd(account, left);
         else await new Promise((r) => setTimeout(r, Math.min(QUIET_RETRIES[quiet++], left)));
       }
