@@ -73,6 +73,7 @@ const ROUTE_HEADERS = headers({
   [HEADER.rpcCredits]: int('JSON-RPC proxy: credits charged (an item answered with an error at the error price)'),
   [HEADER.rpcCostUsd]: 'JSON-RPC proxy: the USD cost charged, credits x the price of a credit, at least 8 decimals',
   [HEADER.idempotentReplayed]: 'JSON-RPC proxy: "true" when the answer is replayed for an Idempotency-Key',
+  [HEADER.completionCapped]: int('Chat at the margin of a key limit or balance: the completion was capped to this many tokens, what the credit covered'),
 });
 export type RouteHeader = keyof typeof ROUTE_HEADERS;
 const routeHeaders = (names: readonly string[] = []) => Object.fromEntries(names.map((name) => [name, ROUTE_HEADERS[name]]));
