@@ -6,8 +6,12 @@
 //   json       a two-field schema at max_tokens 64, 100 seeded tries (temperature 0.8): share that parse
 //              with both fields as strings
 //   long       a ~1,500-token conversation is accepted and answered (when the context allows it)
+//   general    (with --general eval/general-questions.jsonl) short general questions the training
+//              text covers but never asks (Debian Reference, man pages, Python docs, dictionaries):
+//              the share of answers (greedy, 64 tokens) holding one of the expected words, not
+//              counting a word the question itself contains
 // usage: node -r ./tools/register-paths.js models/zoo/chat/v2/evaluate.mjs --model <gguf> --questions <heldout_questions.jsonl>
-//        [--context 2048] [--n 200] [--json-tries 100]
+//        [--context 2048] [--n 200] [--json-tries 100] [--general <general-questions.jsonl>]
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -49,6 +53,14 @@ for (const q of questions) {
   const r = await gen({ messages: [{ role: 'user', content: q.question }], maxTokens: 64, temperature: 0 });
   relevance.push({ name: q.name, answer: r.text, relevant: relevant(r.text, q), strict: relevantStrict(r.text, q) });
 }
+const generalFile = arg('general');
+const general = [];
+for (const q of generalFile ? fs.readFileSync(generalFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : []) {
+  const r = await gen({ messages: [{ role: 'user', content: q.question }], maxTokens: 64, temperature: 0 });
+  const asked = q.question.toLowerCase();
+  const answer = r.text.toLowerCase();
+  general.push({ question: q.question, answer: r.text, hit: q.expect.some((w) => !asked.includes(w) && answer.includes(w)) });
+}
 const json = [];
 for (let i = 0; i < tries; i++) {
   const q = questions[i % questions.length];
@@ -66,7 +78,7 @@ if (contextSize >= 2048) {
   }
 }
 await engine.close();
-const share = (xs, f) => +(xs.filter(f).length / xs.length).toFixed(3);
+const share = (xs, f) => (xs.length ? +(xs.filter(f).length / xs.length).toFixed(3) : null);
 process.stdout.write(
   JSON.stringify(
     {
@@ -74,6 +86,7 @@ process.stdout.write(
       contextSize,
       relevance: { questions: relevance.length, share: share(relevance, (x) => x.relevant), strictShare: share(relevance, (x) => x.strict) },
       json: { tries: json.length, parses: share(json, (x) => x.parses) },
+      ...(general.length ? { general: { questions: general.length, share: share(general, (x) => x.hit), answers: general } } : {}),
       long,
       tokensPerSecond: +((tokens / ms) * 1000).toFixed(0),
       relevanceSamples: relevance.slice(0, 12),

@@ -32,7 +32,7 @@ else
   nice -n 19 $PY models/zoo/chat/v2/eval_perplexity.py --ckpt "$RUN/export.pt" --data "$DATA" --max-tokens-per-kind "${PPL_TOKENS:-40000}" > "$EVAL/perplexity.json"
 fi
 nice -n 19 node -r ./tools/register-paths.js models/zoo/chat/v2/evaluate.mjs --model "$RUN/svc-zoo-chat-v3.gguf" --questions "$DATA/heldout_questions.jsonl" \
-  --n "${QUESTIONS:-200}" --json-tries "${JSON_TRIES:-100}" > "$EVAL/answers-v3.json"
+  --n "${QUESTIONS:-200}" --json-tries "${JSON_TRIES:-100}" --general models/zoo/chat/v2/eval/general-questions.jsonl > "$EVAL/answers-v3.json"
 [ -f "$RUN/train_log.jsonl" ] && cp "$RUN/train_log.jsonl" "$EVAL/train_log.jsonl"
 ls -l "$RUN/svc-zoo-chat-v3.gguf"
 $PY $V3/compare.py --v3 "$EVAL"
