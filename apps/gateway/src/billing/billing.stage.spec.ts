@@ -145,6 +145,16 @@ describe('BillingStage', () => {
       expect(reserves).toHaveLength(1);
     });
 
+    it("does not make a key with a limit wait on another key's requests (they cannot free its limit)", async () => {
+      const room = { tokens: 120 };
+      const { stage, reserves } = setup(roomFor(room));
+      const other = { ...key, id: 'key-2', consumptionLimits: { usd: null, diem: null } };
+      const running = await stage.admit({ ...request, key: other, worstCase: exact });
+      await expect(stage.admit({ ...request, worstCase: exact })).rejects.toMatchObject({ status: 402 });
+      expect(reserves).toHaveLength(2);
+      await running.settle(null);
+    });
+
     it('caps the completion (halving, at least 16 tokens) when nothing runs that could free room, with a header', async () => {
       const { stage, reserves } = setup(roomFor({ tokens: 90 }));
       const shrink = { cap: 64, worstCaseFor: (cap: number) => ({ kind: 'text' as const, promptTokens: 50, completionTokens: cap }) };

@@ -81,7 +81,9 @@ export class BillingStage implements AdmissionStage, OnApplicationShutdown {
    * instead of asking again.
    */
   private async admitWhenRoom(request: AdmissionRequest, refused?: DomainError): Promise<AdmissionTicket> {
-    const account = request.key.accountId;
+    // A key with a consumption limit waits on its own requests (the limit is what other keys'
+    // requests cannot free), a key without one on its account's.
+    const account = hasLimit(request.key) ? keyScope(request.key) : request.key.accountId;
     const deadline = Date.now() + this.marginWaitMs;
     let refusal = refused;
     for (let quiet = 0; ;) {
@@ -122,7 +124,12 @@ export class BillingStage implements AdmissionStage, OnApplicationShutdown {
 
   private async admitFor(request: AdmissionRequest): Promise<AdmissionTicket> {
     const ticket = request.ownReservation ? await this.reserve(request) : ((await this.admitLeased(request)) ?? (await this.reserve(request)));
-    const end = this.running.begin(request.key.accountId);
+    const endAccount = this.running.begin(request.key.accountId);
+    const endKey = hasLimit(request.key) ? this.running.begin(keyScope(request.key)) : undefined;
+    const end = () => {
+      endAccount();
+      endKey?.();
+    };
     return {
       ...ticket,
       settle: async (usage) => {
@@ -265,3 +272,6 @@ function withHint(err: DomainError, hint: string | undefined): DomainError {
   if (!hint) return err;
   return new DomainError(err.code, `${err.message} ${hint}`, err.details, { retryAfterSeconds: err.retryAfterSeconds, openai: err.openai });
 }
+
+const hasLimit = (key: AdmissionRequest['key']): boolean => key.consumptionLimits.usd !== null || key.consumptionLimits.diem !== null;
+const keyScope = (key: AdmissionRequest['key']): string => `key:${key.id}`;

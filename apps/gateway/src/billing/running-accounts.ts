@@ -2,7 +2,7 @@
 const RECENT_MS = 2_000;
 
 /**
- * The requests of each account this gateway admitted and that have not ended yet, and a way to
+ * The requests of each account (and of each key with a consumption limit, as `key:<id>`) this gateway admitted and that have not ended yet, and a way to
  * wait for the next of them to end: a request refused at the margin while others of its account
  * run here may fit once one of them has settled for less than it held (docs/billing.md, "Exact at
  * the margin"). Local to the replica: another replica's requests are not seen.
