@@ -3,9 +3,9 @@ import { AddressInfo } from 'node:net';
 import { connect, NatsConnection } from 'nats';
 import { Client } from 'pg';
 import sharp from 'sharp';
-import { KEYS } from '@svc/contracts';
 import { RpcClient } from '@svc/messaging';
 import { RunningPlatform, startPlatform } from '@svc/testing';
+import { accountWithKey } from './support/accounts';
 import { settledAvailable } from './support/settled-available';
 
 /**
@@ -99,20 +99,8 @@ describe('a key limit holds on the routes added for issues 18 and 20 and video t
     return fetch(`${platform.apiUrl}${route}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   };
 
-  async function keyWithLimit(limitNano: bigint): Promise<{ account: string; key: string }> {
-    const { accountId } = await rpc.send(KEYS.CREATE_ACCOUNT, { name: `limits ${Date.now()}` });
-    const { apiKey } = await rpc.send(KEYS.CREATE, {
-      accountId,
-      apiKeyType: 'INFERENCE',
-      description: 'limit',
-      expiresAt: null,
-      consumptionLimits: { usd: Number(limitNano) / 1e9, diem: null },
-      limitPeriod: 'LIFETIME',
-      modelPrivacy: 'ALL',
-    });
-    await db.query(`SELECT * FROM billing_adjust($1, 'CREDIT', $2, 'limit test', NULL)`, [accountId, (10n ** 9n).toString()]);
-    return { account: accountId, key: apiKey };
-  }
+  /** A key whose LIFETIME USD limit is `limitNano`, on an account holding 1 USD. */
+  const keyWithLimit = (limitNano: bigint) => accountWithKey(rpc, db, 10n ** 9n, limitNano);
 
   it.each(['/responses', '/augment/text-parser', '/image/background-remove', '/crypto/rpc/test-mainnet', '/video/transcriptions'])(
     `%s: a key limit worth ${N} requests serves at most ${N} of ${CONCURRENCY} at once, within the limit`,

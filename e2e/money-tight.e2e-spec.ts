@@ -1,8 +1,8 @@
 import { connect, NatsConnection } from 'nats';
 import { Client } from 'pg';
-import { KEYS } from '@svc/contracts';
 import { RpcClient } from '@svc/messaging';
 import { RunningPlatform, startPlatform } from '@svc/testing';
+import { accountWithKey } from './support/accounts';
 import { settledAvailable } from './support/settled-available';
 
 /**
@@ -77,21 +77,7 @@ describe('money v3: a key limit or a balance worth N requests serves N - 1 to N 
     await platform?.stop();
   });
 
-  /** A fresh account holding `balanceNano` with one key, limited to `limitNano` USD for its lifetime (null: no limit). */
-  async function account(balanceNano: bigint, limitNano: bigint | null): Promise<{ account: string; key: string }> {
-    const { accountId } = await rpc.send(KEYS.CREATE_ACCOUNT, { name: `tight ${Date.now()}` });
-    const { apiKey } = await rpc.send(KEYS.CREATE, {
-      accountId,
-      apiKeyType: 'INFERENCE',
-      description: 'tight',
-      expiresAt: null,
-      consumptionLimits: { usd: limitNano === null ? null : Number(limitNano) / 1e9, diem: null },
-      limitPeriod: 'LIFETIME',
-      modelPrivacy: 'ALL',
-    });
-    await db.query(`SELECT * FROM billing_adjust($1, 'CREDIT', $2, 'tight test', NULL)`, [accountId, balanceNano.toString()]);
-    return { account: accountId, key: apiKey };
-  }
+  const account = (balanceNano: bigint, limitNano: bigint | null) => accountWithKey(rpc, db, balanceNano, limitNano);
 
   const send = (key: string, body: Record<string, unknown>, route = '/chat/completions') =>
     fetch(`${platform.apiUrl}${route}`, {

@@ -83,16 +83,16 @@ export class BillingStage implements AdmissionStage, OnApplicationShutdown {
   private async admitWhenRoom(request: AdmissionRequest, refused?: DomainError): Promise<AdmissionTicket> {
     // A key with a consumption limit waits on its own requests (the limit is what other keys'
     // requests cannot free), a key without one on its account's.
-    const account = hasLimit(request.key) ? keyScope(request.key) : request.key.accountId;
+    const scope = hasLimit(request.key) ? keyScope(request.key) : request.key.accountId;
     const deadline = Date.now() + this.marginWaitMs;
     let refusal = refused;
     for (let quiet = 0; ;) {
       if (refusal) {
         const left = deadline - Date.now();
-        const running = this.running.running(account) > 0;
-        const settling = !running && quiet < QUIET_RETRIES.length && this.running.endedRecently(account);
+        const running = this.running.running(scope) > 0;
+        const settling = !running && quiet < QUIET_RETRIES.length && this.running.endedRecently(scope);
         if (left <= 0 || (!running && !settling)) return this.admitShrunk(request, refusal);
-        if (running) await this.running.nextEnd(account, left);
+        if (running) await this.running.nextEnd(scope, left);
         else await new Promise((r) => setTimeout(r, Math.min(QUIET_RETRIES[quiet++], left)));
       }
       try {
@@ -124,6 +124,7 @@ export class BillingStage implements AdmissionStage, OnApplicationShutdown {
 
   private async admitFor(request: AdmissionRequest): Promise<AdmissionTicket> {
     const ticket = request.ownReservation ? await this.reserve(request) : ((await this.admitLeased(request)) ?? (await this.reserve(request)));
+    if (this.marginWaitMs === 0) return ticket; // nobody waits on running requests: nothing to count
     const endAccount = this.running.begin(request.key.accountId);
     const endKey = hasLimit(request.key) ? this.running.begin(keyScope(request.key)) : undefined;
     const end = () => {
