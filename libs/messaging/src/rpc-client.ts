@@ -15,6 +15,13 @@ export interface CallOptions {
    * seconds while a healthy slow one may take up to `timeoutMs`.
    */
   idleTimeoutMs?: number;
+  /**
+   * With `idleTimeoutMs`: a call that got not one heartbeat in that time was most likely never
+   * taken (NATS routed it to a replica that had just died, before the server noticed its closed
+   * socket), so it is sent once more, to whichever replica takes it, instead of failing. Only for
+   * calls that are safe to run twice: inference whose money is settled once per reservation id.
+   */
+  resendUntaken?: boolean;
 }
 
 export type RpcOutcome = 'ok' | 'error' | 'timeout' | 'unavailable';
@@ -32,7 +39,7 @@ interface Pending {
   resolve(msg: Msg): void;
   reject(err: DomainError): void;
   timer: NodeJS.Timeout;
-  idle?: { ms: number; timer: NodeJS.Timeout; beats: number };
+  idle?: { ms: number; timer: NodeJS.Timeout; beats: number; resent?: boolean };
   /** Set while the connection is down: the call waits to be published on reconnect. */
   parked?: () => void;
   /** Sends it (again): "no responders" right after a reconnect may only mean the service has not subscribed again yet. */
@@ -149,7 +156,15 @@ export class RpcClient {
             // Timers run before the socket is read: after a stall of this process (a busy machine),
             // the heartbeat that kept the call alive may be waiting unread. Decide once it is read.
             const beats = idle.beats;
-            setImmediate(() => idle.beats === beats && fail(pending.parked ? busUnavailable() : stoppedResponding(subject)));
+            setImmediate(() => {
+              if (idle.beats !== beats || this.pending.get(token) !== pending) return;
+              if (pending.parked) return fail(busUnavailable());
+              if (beats === 0 && options.resendUntaken && !idle.resent) {
+                idle.resent = true;
+                return publish();
+              }
+              fail(stoppedResponding(subject));
+            });
           }, idleTimeoutMs),
         };
         pending.idle = idle;

@@ -80,7 +80,7 @@ export class ChatPipeline {
         const { upstreamRetries, ...completion } = await this.rpc.send(
           CHAT.COMPLETE,
           { caller, params, billing },
-          { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS, idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS },
+          { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS, idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS, resendUntaken: true },
         );
         setRetryCount(reply, upstreamRetries);
         const usage = { promptTokens: completion.usage.prompt_tokens, completionTokens: completion.usage.completion_tokens };

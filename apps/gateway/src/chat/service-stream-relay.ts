@@ -29,6 +29,7 @@ export abstract class ServiceStreamRelay {
         requestId: request.caller.requestId,
         timeoutMs: this.config.INFERENCE_TIMEOUT_MS,
         idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS,
+        resendUntaken: true,
       }),
     );
   }

@@ -77,6 +77,7 @@ export class EmbeddingsController {
           requestId: caller.requestId,
           timeoutMs: this.config.INFERENCE_TIMEOUT_MS,
           idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS,
+          resendUntaken: true,
         });
         const packed = await this.vectorsOf(result);
         return {

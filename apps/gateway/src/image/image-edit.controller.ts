@@ -201,7 +201,7 @@ export class ImageEditController {
       return this.rpc.send(
         MEDIA.IMAGE_UPSCALE,
         { caller, params: { model: model.id, image: ref, scale: input.scale, creativity: input.creativity ?? 0 }, billing },
-        { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS, idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS },
+        { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS, idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS, resendUntaken: true },
       );
     });
     reply.header('content-type', 'image/png');
@@ -232,7 +232,7 @@ export class ImageEditController {
       return this.rpc.send(
         MEDIA.IMAGE_BACKGROUND_REMOVE,
         { caller, params: { model: model.id, image: ref }, billing },
-        { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS, idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS },
+        { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS, idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS, resendUntaken: true },
       );
     });
     reply.header('content-type', 'image/png');
@@ -259,7 +259,7 @@ export class ImageEditController {
       return this.rpc.send(
         MEDIA.IMAGE_EDIT,
         { caller, params: { ...params, model: model.id, prompt: enhanced ?? params.prompt, image: ref, inputImages }, billing },
-        { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS, idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS },
+        { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS, idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS, resendUntaken: true },
       );
     });
     setImageHeaders(reply, { blurred: out.reply.image.blurred, contentViolation: false, enhancedPrompt: enhanced });

@@ -155,7 +155,7 @@ export class ImageController {
       const result = await this.rpc.send(
         MEDIA.IMAGE_GENERATE,
         { caller, params, billing },
-        { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS, idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS },
+        { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS, idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS, resendUntaken: true },
       );
       const files = await Promise.all(result.images.map((img) => takeOutput(this.blobs, img.blobId)));
       return { result: { reply: result, files, enhancedPrompt, preprocessMs }, usage: NO_TOKENS };

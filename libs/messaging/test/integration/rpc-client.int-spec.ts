@@ -259,3 +259,61 @@ describe('RpcClient across a NATS crash and restart', () => {
     await expect(send(ECHO, 2_000)).resolves.toEqual({ echoed: { i: 1 } });
   });
 });
+
+describe('RpcClient when NATS routes a call to a replica that just died', () => {
+  let nats: PrivateNats;
+  let nc: NatsConnection;
+  let serviceNc: NatsConnection;
+
+  beforeAll(async () => {
+    nats = await startPrivateNats();
+    [nc, serviceNc] = await Promise.all([connectNats(nats.url, 'client'), connectNats(nats.url, 'service')]);
+  });
+  afterAll(async () => {
+    await Promise.all([nc.close(), serviceNc.close()]);
+    await nats.stop();
+  });
+
+  /** A "replica" that takes the first call and never answers nor beats (dead, its socket not yet closed); a live one subscribes once it has. */
+  async function deadThenLive(subject: string) {
+    let live = 0;
+    serviceNc.subscribe(subject, {
+      queue: 'q',
+      max: 1,
+      callback: () =>
+        serviceNc.subscribe(subject, {
+          queue: 'q',
+          callback: (_err, msg) => {
+            live++;
+            const { id } = JSON.parse(Buffer.from(msg.data).toString()) as { id: string };
+            msg.respond(Buffer.from(JSON.stringify({ id, response: { served: true }, isDisposed: true })));
+          },
+        }),
+    });
+    await serviceNc.flush();
+    return () => live;
+  }
+
+  it('sends a call that got no heartbeat at all once more when it may run twice, and it is served', async () => {
+    const served = await deadThenLive('chat.cmd.untaken-a.v1');
+    const rpc = new RpcClient(nc, 10_000);
+    const started = Date.now();
+    await expect(rpc.send('chat.cmd.untaken-a.v1' as never, {} as never, { timeoutMs: 10_000, idleTimeoutMs: 300, resendUntaken: true })).resolves.toEqual({
+      served: true,
+    });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(served()).toBe(1);
+    rpc.close();
+  });
+
+  it('fails it as "stopped responding" when it may not run twice', async () => {
+    const served = await deadThenLive('chat.cmd.untaken-b.v1');
+    const rpc = new RpcClient(nc, 10_000);
+    await expect(rpc.send('chat.cmd.untaken-b.v1' as never, {} as never, { timeoutMs: 10_000, idleTimeoutMs: 300 })).rejects.toMatchObject({
+      code: ErrorCode.ServiceUnavailable,
+      message: expect.stringMatching(/stopped responding/),
+    });
+    expect(served()).toBe(0);
+    rpc.close();
+  });
+});
