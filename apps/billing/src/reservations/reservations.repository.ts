@@ -2,12 +2,22 @@ import { Inject, Injectable } from '@nestjs/common';
 import { SettleStatus } from '@svc/contracts';
 import { BILLING_DB, BillingDb } from '../database/billing-db';
 import { big } from '../shared/nano';
+import { MarginState } from './may-fit-later';
 import { GatewayFallback, OpenReservation, ReserveParams, ReserveResult, SettleParams, SettleResult } from './reservation.records';
 
 // Named statements: each pooled connection parses and plans them once.
 const RESERVE = 'SELECT * FROM billing_reserve($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $14::jsonb, $15, $16)';
 const SETTLE = 'SELECT * FROM billing_settle($1, $2::settle_source, $3, $4, $5::jsonb, $6, $7, $8)';
 const FLUSH_BARRIER = 'SELECT txid_current()';
+// The account's credit and the key's window as they stand (no lock: a hint for waiting, not a decision).
+const MARGIN = `SELECT a.consumption_order, a.balance_usd_nano, a.held_usd_nano, a.diem_stake_nano,
+  CASE WHEN a.diem_epoch = (now() AT TIME ZONE 'UTC')::date THEN a.diem_used_nano ELSE 0 END AS diem_used_nano,
+  CASE WHEN a.diem_epoch = (now() AT TIME ZONE 'UTC')::date THEN a.diem_held_nano ELSE 0 END AS diem_held_nano,
+  coalesce(k.used_usd_nano, 0) AS key_used_usd, coalesce(k.used_diem_nano, 0) AS key_used_diem,
+  coalesce(k.held_usd_nano, 0) AS key_held_usd, coalesce(k.held_diem_nano, 0) AS key_held_diem
+FROM billing_accounts a
+LEFT JOIN key_usage k ON k.api_key_id = $2 AND k.period = billing_period_key($3, (now() AT TIME ZONE 'UTC')::date)
+WHERE a.id = $1`;
 const FIND = 'SELECT id, status, currency, charged_nano, model_id, pricing, worst_case, fallback FROM reservations WHERE id = $1';
 
 interface ReserveRow {
@@ -20,6 +30,19 @@ interface ReserveRow {
   o_key_used_diem: string | null;
   o_order: ReserveResult['order'];
   o_diem_stake: string;
+}
+
+interface MarginRow {
+  consumption_order: MarginState['order'];
+  balance_usd_nano: string;
+  held_usd_nano: string;
+  diem_stake_nano: string;
+  diem_used_nano: string;
+  diem_held_nano: string;
+  key_used_usd: string;
+  key_used_diem: string;
+  key_held_usd: string;
+  key_held_diem: string;
 }
 
 interface ReservationRow {
@@ -70,6 +93,22 @@ export class ReservationsRepository {
       keyUsed: { usd: big(row.o_key_used_usd), diem: big(row.o_key_used_diem) },
       order: row.o_order,
       diemStake: big(row.o_diem_stake),
+    };
+  }
+
+  /** The account's credit and the key's window (its limits' period) as they stand; null for an account billing has never seen. */
+  async marginState(accountId: string, apiKeyId: string | null, period: string): Promise<MarginState | null> {
+    const { rows } = await this.db.query<MarginRow>({ name: 'billing_margin_state', text: MARGIN, values: [accountId, apiKeyId, period] });
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      order: row.consumption_order,
+      balanceUsd: big(row.balance_usd_nano),
+      heldUsd: big(row.held_usd_nano),
+      diemStake: big(row.diem_stake_nano),
+      diemUsed: big(row.diem_used_nano),
+      diemHeld: big(row.diem_held_nano),
+      key: { usedUsd: big(row.key_used_usd), usedDiem: big(row.key_used_diem), heldUsd: big(row.key_held_usd), heldDiem: big(row.key_held_diem) },
     };
   }
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ReserveReply, SettleReply } from '@svc/contracts';
+import { MayFitLaterReply, ReserveReply, SettleReply } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { Logger } from '@svc/logging';
 import { amountOf } from '@svc/pricing';
@@ -9,7 +9,8 @@ import { BILLING_LOGGER } from '../shared/logger.token';
 import { refusalMessage } from './insufficient-credits';
 import { ReservationCache } from './reservation.cache';
 import { OpenReservation } from './reservation.records';
-import { ReserveInput, SettleInput } from './reservation.schemas';
+import { mayFitLater } from './may-fit-later';
+import { MayFitLaterInput, ReserveInput, SettleInput } from './reservation.schemas';
 import { ReservationsRepository } from './reservations.repository';
 import { nothingCharged, priceUsage, settlementPrice } from './settlement-price';
 
@@ -60,6 +61,18 @@ export class ReservationsService {
       balancesBefore: { usd: result.available.usd.toString(), diem: result.available.diem.toString() },
       replay: result.outcome === 'replay',
     };
+  }
+
+  /** At the margin: whether the refused request may fit once what is held now has settled (no lock, nothing held). */
+  async mayFitLater(input: MayFitLaterInput): Promise<MayFitLaterReply> {
+    const cost = priceUsage(input.model.id, input.pricing, input.worstCase).total;
+    const limits = {
+      usd: input.keyLimits.usd === null ? null : amountOf(input.keyLimits.usd),
+      diem: input.keyLimits.diem === null ? null : amountOf(input.keyLimits.diem),
+    };
+    const limited = limits.usd !== null || limits.diem !== null;
+    const state = await this.reservations.marginState(input.accountId, limited ? input.apiKeyId : null, input.keyLimits.period);
+    return { mayFitLater: state !== null && mayFitLater(state, { cost, limits }) };
   }
 
   async settle(input: SettleInput): Promise<SettleReply> {

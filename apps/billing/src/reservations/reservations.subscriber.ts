@@ -9,7 +9,7 @@ import { settleBatchSchema } from '../leases/lease.schemas';
 import { LeasesService } from '../leases/leases.service';
 import { SettlementsService } from '../leases/settlements.service';
 import { BILLING_LOGGER } from '../shared/logger.token';
-import { reserveSchema, settleSchema } from './reservation.schemas';
+import { mayFitLaterSchema, reserveSchema, settleSchema } from './reservation.schemas';
 import { ReservationsService } from './reservations.service';
 
 /**
@@ -19,7 +19,8 @@ import { ReservationsService } from './reservations.service';
  * format (Nest's request and reply packets, so RpcClient cannot tell), same error mapping as
  * RpcErrorFilter. Nest's per-message pipeline (interceptors, observables, next-tick replies)
  * measured about 0.3 ms of CPU per message here; in one event loop, a settlement's CPU is time a
- * reservation waits, so they all stay off it. The other subjects keep Nest handlers.
+ * reservation waits, so they all stay off it. MAY_FIT_LATER (asked at the margin only, after a
+ * refusal) sits beside RESERVE, whose input it shares. The other subjects keep Nest handlers.
  */
 @Injectable()
 export class ReservationsSubscriber implements OnApplicationBootstrap, OnModuleDestroy {
@@ -36,6 +37,7 @@ export class ReservationsSubscriber implements OnApplicationBootstrap, OnModuleD
 
   async onApplicationBootstrap(): Promise<void> {
     this.listen(BILLING.RESERVE, (data) => this.reservations.reserve(reserveSchema.parse(data)));
+    this.listen(BILLING.MAY_FIT_LATER, (data) => this.reservations.mayFitLater(mayFitLaterSchema.parse(data)));
     this.listen(BILLING.SETTLE, (data) => this.settlements.settle(settleSchema.parse(data)));
     this.listen(BILLING.SETTLE_BATCH, async (data) => ({ results: await this.settlements.settleBatch(settleBatchSchema.parse(data).items) }));
     this.listen(BILLING.LEASE_OPEN, (data) => this.leases.open(leaseOpenRequestSchema.parse(data)));

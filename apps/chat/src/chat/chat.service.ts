@@ -24,7 +24,7 @@ import { toGenerateRequest } from './request/generate-request';
 import { promptEvaluations } from './request/run-generation';
 import { planToolUse } from './request/tool-calls';
 import { SvcParametersApplier } from './prompt/svc-parameters.applier';
-import { AugmentedChat, ChatAugmentation } from './augmentation/chat-augmentation';
+import { AugmentedChat, ChatAugmentation, wantsAugmentation } from './augmentation/chat-augmentation';
 import { chainFilters } from './augmentation/filter-chain';
 import { CATALOG, CHAT_LOGGER } from './tokens';
 
@@ -41,7 +41,7 @@ export class ChatService {
     private readonly augmentation: ChatAugmentation,
   ) {}
 
-  async complete({ caller, params, billing }: CompleteChatRequest): Promise<ChatCompletion> {
+  async complete({ caller, params, billing, webContextMaxBytes }: CompleteChatRequest): Promise<ChatCompletion> {
     return this.billing.around(billing, caller.requestId, async (charge, started) => {
       let model = this.model(params.model);
       const signal = new AbortController().signal;
@@ -51,6 +51,7 @@ export class ChatService {
         await this.svc.messages(model, params),
         maxTokensOf(model, params),
         signal,
+        webContextMaxBytes,
       );
       let retries = 0;
       const choices = await generateChoices(this.candidates(model, params), { ...params, messages: web.messages }, signal, { retry: () => void retries++ });
@@ -109,6 +110,7 @@ export class ChatService {
         await this.svc.messages(model, params),
         maxTokensOf(model, params),
         publisher.signal,
+        request.webContextMaxBytes,
       );
       const { messages } = web;
       const filters: Array<ReturnType<SvcParametersApplier['outputFilter']>> = [];
@@ -189,14 +191,25 @@ export class ChatService {
    */
   async countPrompt({ params }: CountPromptRequest): Promise<CountPromptReply> {
     const model = this.model(params.model);
+    const svc = this.svc.parametersOf(params);
+    let messages = await this.svc.messages(model, params);
+    // The web context is searched now, as the run will search it: the hold then covers what was
+    // found, not the cap, and the run is held to that size (its webContextMaxBytes).
+    let web: { webContextBytes: number } | undefined;
+    if (wantsAugmentation(svc)) {
+      const augmented = await this.augmentation.prepare(model, svc, messages, maxTokensOf(model, params), AbortSignal.timeout(COUNT_SEARCH_TIMEOUT_MS));
+      messages = augmented.messages;
+      web = { webContextBytes: Buffer.byteLength(augmented.injected, 'utf8') };
+    }
+    const uncounted = { promptTokens: null, evaluations: 1, ...web };
     const engine = params.fallbacks?.length ? undefined : this.engines.get(model);
-    if (!engine?.countPromptTokens) return { promptTokens: null, evaluations: 1 };
-    const request = toGenerateRequest(model, { ...params, messages: await this.svc.messages(model, params) }, UNUSED_SIGNAL);
+    if (!engine?.countPromptTokens) return uncounted;
+    const request = toGenerateRequest(model, { ...params, messages }, UNUSED_SIGNAL);
     // An upstream's tools are rendered by its own template, which its /tokenize is not given.
-    if (engine.kind === 'upstream' && request.tools?.length) return { promptTokens: null, evaluations: 1 };
-    const messages =
+    if (engine.kind === 'upstream' && request.tools?.length) return uncounted;
+    const prompt =
       engine.kind === 'embedded' && request.tools?.length ? planToolUse(request.messages, request.tools, request.toolChoice).messages : request.messages;
-    return { promptTokens: await engine.countPromptTokens(messages), evaluations: promptEvaluations(engine, request) };
+    return { promptTokens: await engine.countPromptTokens(prompt), evaluations: promptEvaluations(engine, request), ...web };
   }
 
   private model(id: string): ModelDefinition {
@@ -211,6 +224,9 @@ export class ChatService {
     return [model, ...fallbacks].map((m, i) => ({ model: m, engine: i === 0 && engine ? engine : () => this.engines.get(m) }));
   }
 }
+
+/** A count's web search: the gateway waits for the count a little longer than this (COUNT_TIMEOUT_MS). */
+const COUNT_SEARCH_TIMEOUT_MS = 8_000;
 
 /** For requests built only to be validated or measured, never sent: nothing listens to it. */
 const UNUSED_SIGNAL = new AbortController().signal;

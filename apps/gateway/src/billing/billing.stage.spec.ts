@@ -40,13 +40,20 @@ function setup(
     replay: false,
   }),
   lease: (r: LeaseOpenRequest) => LeaseOpenReply = () => EXACT,
+  /** Billing's answer to "may it fit once what is held settles?" */
+  mayFitLater: () => boolean = () => false,
 ) {
   const settles: SettleRequest[] = [];
   const reserves: ReserveRequest[] = [];
   const opens: LeaseOpenRequest[] = [];
   const closes: LeaseCloseRequest[] = [];
+  const asks: unknown[] = [];
   const rpc = {
     send: async (subject: string, body: unknown) => {
+      if (subject === BILLING.MAY_FIT_LATER) {
+        asks.push(body);
+        return { mayFitLater: mayFitLater() };
+      }
       if (subject === BILLING.RESERVE) {
         reserves.push(body as ReserveRequest);
         return reserve(body as ReserveRequest);
@@ -75,7 +82,7 @@ function setup(
     await leases.onApplicationShutdown();
     await settler.drain();
   };
-  return { stage, reserves, settles, opens, closes, stop };
+  return { stage, reserves, settles, opens, closes, asks, stop };
 }
 
 describe('BillingStage', () => {
@@ -139,10 +146,22 @@ describe('BillingStage', () => {
       expect(admitted).toBe(true);
     });
 
-    it('answers a refusal at once when no request of the account runs here or ended here lately', async () => {
-      const { stage, reserves } = setup(roomFor({ tokens: 10 }));
+    it('answers a refusal at once when nothing of the account runs here and billing says nothing held could make room', async () => {
+      const { stage, reserves, asks } = setup(roomFor({ tokens: 10 }));
       await expect(stage.admit({ ...request, worstCase: exact })).rejects.toMatchObject({ status: 402 });
       expect(reserves).toHaveLength(1);
+      expect(asks).toEqual([expect.objectContaining({ accountId: 'acct-1', apiKeyId: 'key-1', worstCase: exact })]);
+    });
+
+    it('waits while billing says credit held elsewhere (another replica, a lease) may make room, and admits once it has', async () => {
+      const room = { tokens: 10 };
+      const { stage, reserves, asks } = setup(roomFor(room), undefined, () => true);
+      const admitted = stage.admit({ ...request, worstCase: exact });
+      await new Promise((r) => setTimeout(r, 120));
+      expect(reserves.length).toBeGreaterThanOrEqual(2); // asked again after each wait
+      room.tokens = 200; // another replica's request settled
+      await expect(admitted).resolves.toMatchObject({ billing: { reservationId: expect.any(String) } });
+      expect(asks.length).toBe(reserves.length - 1);
     });
 
     it("does not make a key with a limit wait on another key's requests (they cannot free its limit)", async () => {

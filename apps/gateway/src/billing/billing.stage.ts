@@ -25,6 +25,8 @@ const SHUTDOWN_WAIT_MS = 5_000;
  * runs here any more: the last ones' settlements reach billing in the background, a few ms later.
  */
 const QUIET_RETRIES = [25, 50, 100, 200, 400];
+/** Waits between the retries of a request refused while credit is held elsewhere (another replica, a lease), growing to the last. */
+const REMOTE_POLLS = [50, 100, 200, 250];
 /** The smallest completion cap a request is shrunk to at the margin: below it, a 402 serves the caller better. */
 export const MIN_CAPPED_COMPLETION = 16;
 
@@ -86,14 +88,16 @@ export class BillingStage implements AdmissionStage, OnApplicationShutdown {
     const scope = hasLimit(request.key) ? keyScope(request.key) : request.key.accountId;
     const deadline = Date.now() + this.marginWaitMs;
     let refusal = refused;
-    for (let quiet = 0; ;) {
+    for (let quiet = 0, polls = 0; ;) {
       if (refusal) {
         const left = deadline - Date.now();
-        const running = this.running.running(scope) > 0;
-        const settling = !running && quiet < QUIET_RETRIES.length && this.running.endedRecently(scope);
-        if (left <= 0 || (!running && !settling)) return this.admitShrunk(request, refusal);
-        if (running) await this.running.nextEnd(scope, left);
-        else await new Promise((r) => setTimeout(r, Math.min(QUIET_RETRIES[quiet++], left)));
+        if (left <= 0) return this.admitShrunk(request, refusal);
+        if (this.running.running(scope) > 0) await this.running.nextEnd(scope, left);
+        else if (quiet < QUIET_RETRIES.length && this.running.endedRecently(scope)) await sleep(Math.min(QUIET_RETRIES[quiet++], left));
+        // Nothing of its own runs here: billing knows whether credit held elsewhere (another
+        // replica's requests, a lease) would make room once settled.
+        else if (await this.mayFitLater(request)) await sleep(Math.min(REMOTE_POLLS[Math.min(polls++, REMOTE_POLLS.length - 1)], left));
+        else return this.admitShrunk(request, refusal);
       }
       try {
         return await this.admitFor(request);
@@ -188,11 +192,23 @@ export class BillingStage implements AdmissionStage, OnApplicationShutdown {
     }
   }
 
-  private async reserve(request: AdmissionRequest): Promise<AdmissionTicket> {
-    const { requestId, key, model, worstCase } = request;
-    const reservationId = randomUUID();
-    const reserve = {
-      reservationId,
+  /** Whether the refused request may fit once what its account (or key) holds now is settled; a billing that cannot say counts as no. */
+  private async mayFitLater(request: AdmissionRequest): Promise<boolean> {
+    try {
+      const reply = await this.rpc.send(BILLING.MAY_FIT_LATER, this.ask(request), {
+        requestId: request.requestId,
+        timeoutMs: RESERVE_TIMEOUT_MS,
+        idleTimeoutMs: QUICK_CALL_IDLE_MS,
+      });
+      return reply.mayFitLater;
+    } catch {
+      return false;
+    }
+  }
+
+  /** What billing needs to price and place a request: a reservation without its id. */
+  private ask({ requestId, key, model, worstCase }: AdmissionRequest) {
+    return {
       requestId,
       accountId: key.accountId,
       apiKeyId: key.id,
@@ -201,6 +217,12 @@ export class BillingStage implements AdmissionStage, OnApplicationShutdown {
       pricing: model.pricing,
       worstCase,
     };
+  }
+
+  private async reserve(request: AdmissionRequest): Promise<AdmissionTicket> {
+    const { requestId, key, model, worstCase } = request;
+    const reservationId = randomUUID();
+    const reserve = { reservationId, ...this.ask(request) };
     const reply = await retryIfUnavailable(() =>
       this.rpc.send(BILLING.RESERVE, reserve, { requestId, timeoutMs: RESERVE_TIMEOUT_MS, idleTimeoutMs: QUICK_CALL_IDLE_MS }),
     );
@@ -259,6 +281,8 @@ export class BillingStage implements AdmissionStage, OnApplicationShutdown {
     void work.finally(() => this.pending.delete(work));
   }
 }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const isRefusal = (err: unknown): err is DomainError => err instanceof DomainError && err.code === ErrorCode.InsufficientCredits;
 

@@ -6,7 +6,7 @@ import { AdmissionService, RouteCall } from '../admission/admission.service';
 import { ResponseCost } from '../admission/admission.types';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { CATALOG } from '../models/models.tokens';
-import { chatWorstCase, completionCap, completionCapHint, exactChatWorstCase } from './chat-worst-case';
+import { chatWorstCase, completionCap, completionCapHint, exactChatWorstCase, usesWebContext } from './chat-worst-case';
 import { PromptBudget } from './prompt-budget';
 import { setRetryCount } from './retry-count';
 import { SseStreamer, StreamEncoder } from './sse-streamer';
@@ -15,6 +15,8 @@ import { SvcParametersInput } from './svc-parameters.schema';
 
 /** Counting a prompt is a tokenizer pass: a chat service that cannot answer in this long leaves the byte bound's refusal. */
 const COUNT_TIMEOUT_MS = 2_000;
+/** With web search, the count searches as the run will (the chat service gives its search 8 s). */
+const COUNT_WITH_SEARCH_TIMEOUT_MS = 10_000;
 
 /** What a text route asks of the chat pipeline, in the chat completion contract. */
 export interface ChatPipelineRequest {
@@ -54,32 +56,39 @@ export class ChatPipeline {
     const { model, svc, personaBytes } = await this.svcParameters.resolve(request.model, request.svc_parameters, caller.requestId);
     const admission = this.admission.forModel(call, model);
     const params = { ...request.params(model.id), svc_parameters: svc };
-    const worstCase = chatWorstCase(params, model, { budget: await this.promptBudget.get(caller.requestId), personaBytes }, this.catalog);
+    const additions = { budget: await this.promptBudget.get(caller.requestId), personaBytes };
+    const worstCase = chatWorstCase(params, model, additions, this.catalog);
     // Asked only when the byte bound does not fit the credit left (docs/billing.md, "Exact at the margin").
     let counted: CountPromptReply | undefined;
     const exactWorstCase = async () => {
-      counted = await this.rpc.send(CHAT.COUNT_PROMPT, { caller, params }, { requestId: caller.requestId, timeoutMs: COUNT_TIMEOUT_MS });
-      return exactChatWorstCase(params, model, counted);
+      const timeoutMs = usesWebContext(params) ? COUNT_WITH_SEARCH_TIMEOUT_MS : COUNT_TIMEOUT_MS;
+      counted = await this.rpc.send(CHAT.COUNT_PROMPT, { caller, params }, { requestId: caller.requestId, timeoutMs });
+      return exactChatWorstCase(params, model, counted, additions);
     };
     // The last resort at the margin: the completion capped to what the credit covers (with a header).
     const shrink = {
       cap: completionCap(model, params),
       worstCaseFor: (cap: number) =>
-        (counted && exactChatWorstCase({ ...params, max_tokens: cap }, model, counted)) ?? { ...worstCase, completionTokens: cap * (params.n ?? 1) },
+        (counted && exactChatWorstCase({ ...params, max_tokens: cap }, model, counted, additions)) ?? {
+          ...worstCase,
+          completionTokens: cap * (params.n ?? 1),
+        },
     };
     const options = { exactWorstCase, refusalHint: completionCapHint(params, model), shrink };
     return admission.run(
       worstCase,
       async ({ billing, costOf, completionCap: capped }) => {
         if (capped !== undefined) params.max_tokens = capped;
+        // Counted at the margin with the web context it found: the run carries no more than that.
+        const webContextMaxBytes = counted?.webContextBytes;
         // The service settles the reservation with exact counts (docs/billing.md).
         if (params.stream) {
-          const outcome = await this.streamer.relay({ caller, params, billing }, reply, answer.stream(params));
+          const outcome = await this.streamer.relay({ caller, params, billing, webContextMaxBytes }, reply, answer.stream(params));
           return { result: undefined, usage: outcome.usage };
         }
         const { upstreamRetries, ...completion } = await this.rpc.send(
           CHAT.COMPLETE,
-          { caller, params, billing },
+          { caller, params, billing, webContextMaxBytes },
           { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS, idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS, resendUntaken: true },
         );
         setRetryCount(reply, upstreamRetries);

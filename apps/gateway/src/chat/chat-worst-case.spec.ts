@@ -1,6 +1,6 @@
 import { ModelDefinition } from '@svc/catalog';
 import { ChatCompletionParams, SVC_PARAMETER_DEFAULTS, WEB_CONTEXT_MAX_BYTES } from '@svc/contracts';
-import { chatWorstCase, PromptAdditions } from './chat-worst-case';
+import { chatWorstCase, exactChatWorstCase, PromptAdditions } from './chat-worst-case';
 
 const model = (context?: number, cap = 100) => ({ id: 'm', availableContextTokens: context, maxCompletionTokens: cap }) as unknown as ModelDefinition;
 const none: PromptAdditions = { budget: { systemPromptBytes: 0, noThinkInstructionBytes: 0, separatorBytes: 0 }, personaBytes: 0 };
@@ -47,5 +47,26 @@ describe('chatWorstCase', () => {
 
   it('never counts more prompt than the model’s context can take', () => {
     expect(prompt(params({ messages: [{ role: 'user', content: 'x'.repeat(5000) }] }), none, model(1024))).toBe(1024);
+  });
+});
+
+describe("exactChatWorstCase: the worst case at the margin, from the chat service's count", () => {
+  const webParams = params({ max_tokens: 8, svc_parameters: { ...SVC_PARAMETER_DEFAULTS, enable_web_search: 'on' } });
+
+  it('takes a count with the web context it found as the whole prompt (no cap added)', () => {
+    const exact = exactChatWorstCase(webParams, model(), { promptTokens: 900, evaluations: 1, webContextBytes: 2_000 }, none);
+    expect(exact).toMatchObject({ promptTokens: 900, completionTokens: 8, webSearches: 1 });
+  });
+
+  it('without a token count, bounds the prompt by bytes with the context the count found instead of its cap', () => {
+    const capped = chatWorstCase(webParams, model(), none);
+    const found = exactChatWorstCase(webParams, model(), { promptTokens: null, evaluations: 1, webContextBytes: 2_000 }, none);
+    expect(capped.promptTokens - found!.promptTokens).toBe(WEB_CONTEXT_MAX_BYTES - 2_000);
+    expect(exactChatWorstCase(webParams, model(), { promptTokens: null, evaluations: 1 }, none)).toBeNull();
+  });
+
+  it('adds the context at its cap to a count made without one (a service that does not search for counts)', () => {
+    const exact = exactChatWorstCase(webParams, model(), { promptTokens: 900, evaluations: 1 }, none);
+    expect(exact!.promptTokens).toBe(900 + WEB_CONTEXT_MAX_BYTES + 8);
   });
 });

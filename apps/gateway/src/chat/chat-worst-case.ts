@@ -22,6 +22,12 @@ export interface PromptAdditions {
 
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
+/** Whether the chat service adds web context (search or scraping) to this request's prompt. */
+export function usesWebContext(params: ChatCompletionParams): boolean {
+  const svc = params.svc_parameters ?? SVC_PARAMETER_DEFAULTS;
+  return svc.enable_web_search !== 'off' || svc.enable_web_scraping;
+}
+
 /**
  * The most a chat request can be charged, before any model runs: the hold (docs/billing.md,
  * "What a hold covers"). The prompt counts everything the chat service sends to the engine: the
@@ -33,16 +39,23 @@ const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
  * too. The prompt is billed once; the completion once per choice (`n`). Fallback models count
  * with the largest context and completion cap among them.
  */
-export function chatWorstCase(params: ChatCompletionParams, model: ModelDefinition, additions: PromptAdditions, catalog?: Catalog): TextUsage {
+export function chatWorstCase(
+  params: ChatCompletionParams,
+  model: ModelDefinition,
+  additions: PromptAdditions,
+  catalog?: Catalog,
+  /** The web context's bytes: its cap, or what a count found (the run is then held to it). */
+  webContextBytes = WEB_CONTEXT_MAX_BYTES,
+): TextUsage {
   const svc = params.svc_parameters ?? SVC_PARAMETER_DEFAULTS;
-  const web = svc.enable_web_search !== 'off' || svc.enable_web_scraping;
+  const web = usesWebContext(params);
   let prompt = TEMPLATE_OVERHEAD + PER_MESSAGE_OVERHEAD + additions.budget.separatorBytes + additions.personaBytes;
   for (const message of params.messages) prompt += bytes(JSON.stringify(message)) + PER_MESSAGE_OVERHEAD;
   if (svc.include_svc_system_prompt) prompt += additions.budget.systemPromptBytes;
   if (svc.disable_thinking) prompt += additions.budget.noThinkInstructionBytes;
   if (params.tools?.length) prompt += bytes(JSON.stringify(params.tools)) + SCHEMA_OVERHEAD;
   if (params.response_format) prompt += bytes(JSON.stringify(params.response_format)) + SCHEMA_OVERHEAD;
-  if (web) prompt += WEB_CONTEXT_MAX_BYTES + PER_MESSAGE_OVERHEAD;
+  if (web) prompt += webContextBytes + PER_MESSAGE_OVERHEAD;
 
   const candidates = [model, ...(params.fallbacks ?? []).map((id) => catalog?.resolve(id, 'text')).filter((m): m is ModelDefinition => m !== undefined)];
   const contexts = candidates.map((m) => m.availableContextTokens);
@@ -60,15 +73,23 @@ export function chatWorstCase(params: ChatCompletionParams, model: ModelDefiniti
 /**
  * The worst case with the prompt as its engine counted it (chat.query.count-prompt.v1) instead of
  * bounded by bytes: asked only when the byte bound does not fit the credit left (docs/billing.md,
- * "Exact at the margin"). The web context, fetched later, still counts at its cap; a prompt the
- * engine may evaluate twice (a checked answer retried) counts twice, with its completion. Null when
- * the engine could not count.
+ * "Exact at the margin"). A count of a request with web search includes the context it found
+ * (the run is held to that size); a prompt the engine may evaluate twice (a checked answer
+ * retried) counts twice, with its completion. Where the engine could not count, the byte bound
+ * with the context the count found (null without one: nothing was learnt).
  */
-export function exactChatWorstCase(params: ChatCompletionParams, model: ModelDefinition, counted: CountPromptReply): TextUsage | null {
-  if (counted.promptTokens === null) return null;
+export function exactChatWorstCase(
+  params: ChatCompletionParams,
+  model: ModelDefinition,
+  counted: CountPromptReply,
+  additions: PromptAdditions,
+): TextUsage | null {
+  if (counted.promptTokens === null) {
+    return counted.webContextBytes === undefined ? null : chatWorstCase(params, model, additions, undefined, counted.webContextBytes);
+  }
   const svc = params.svc_parameters ?? SVC_PARAMETER_DEFAULTS;
-  const web = svc.enable_web_search !== 'off' || svc.enable_web_scraping;
-  let prompt = counted.promptTokens + (web ? WEB_CONTEXT_MAX_BYTES + PER_MESSAGE_OVERHEAD : 0);
+  const web = usesWebContext(params);
+  let prompt = counted.promptTokens + (web && counted.webContextBytes === undefined ? WEB_CONTEXT_MAX_BYTES + PER_MESSAGE_OVERHEAD : 0);
   if (model.availableContextTokens !== undefined && model.availableContextTokens > 0) prompt = Math.min(prompt, model.availableContextTokens);
   const evaluations = Math.max(1, counted.evaluations);
   return {

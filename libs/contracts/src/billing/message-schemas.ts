@@ -22,6 +22,9 @@ export const reserveRequestSchema = z.object({
   ttlMs: z.number().int().positive().optional(),
 });
 
+/** `billing.query.may-fit-later` */
+export const mayFitLaterRequestSchema = reserveRequestSchema.omit({ reservationId: true, ttlMs: true });
+
 /** `LeasedRequest`: a request admitted under a credit lease. */
 export const leasedRequestSchema = z.object({
   leaseId: uuid,

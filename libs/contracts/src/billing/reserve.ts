@@ -41,3 +41,15 @@ export interface ReserveReply {
   /** True when this reservation existed already (a retried reserve). */
   replay: boolean;
 }
+
+/** The request a reservation was refused for, asked again without holding anything. */
+export type MayFitLaterRequest = Omit<ReserveRequest, 'reservationId' | 'ttlMs'>;
+
+export interface MayFitLaterReply {
+  /**
+   * True when the request would fit the balance and the key's limit once every hold of the account
+   * (or of the key, where its limit is what refused it) has been settled, and something is held:
+   * requests still running, or a credit lease. False: waiting cannot help.
+   */
+  mayFitLater: boolean;
+}

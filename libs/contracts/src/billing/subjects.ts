@@ -1,12 +1,17 @@
 import { BalanceReply, BalanceRequest, BootstrapCreditReply, BootstrapCreditRequest, KeyUsageReply, KeyUsageRequest } from './account';
 import { LeaseCloseReply, LeaseCloseRequest, LeasedRequest, LeaseOpenReply, LeaseOpenRequest, SettleBatchReply, SettleBatchRequest } from './lease';
-import { ReserveReply, ReserveRequest } from './reserve';
+import { MayFitLaterReply, MayFitLaterRequest, ReserveReply, ReserveRequest } from './reserve';
 import { SettleReply, SettleRequest } from './settle';
 import { UsageAnalyticsReply, UsageAnalyticsRequest, UsageHistoryReply, UsageHistoryRequest } from './usage-history';
 
 export const BILLING = {
   /** Hot path: the gateway holds a request's worst-case cost before any model runs. */
   RESERVE: 'billing.cmd.reserve.v1',
+  /**
+   * At the margin only: a request was refused; may it fit once the credit held by requests still
+   * running (on any gateway replica) and by leases is settled? Tells the gateway whether waiting can help.
+   */
+  MAY_FIT_LATER: 'billing.query.may-fit-later.v1',
   /** The service that ran the request (or the gateway, as release path and fallback) settles it. */
   SETTLE: 'billing.cmd.settle.v1',
   /** Settlements from one service, batched (one message and one transaction per batch). */
@@ -46,6 +51,7 @@ export interface RequestBilling {
 
 export interface BillingRpc {
   [BILLING.RESERVE]: { req: ReserveRequest; res: ReserveReply };
+  [BILLING.MAY_FIT_LATER]: { req: MayFitLaterRequest; res: MayFitLaterReply };
   [BILLING.SETTLE]: { req: SettleRequest; res: SettleReply };
   [BILLING.SETTLE_BATCH]: { req: SettleBatchRequest; res: SettleBatchReply };
   [BILLING.LEASE_OPEN]: { req: LeaseOpenRequest; res: LeaseOpenReply };

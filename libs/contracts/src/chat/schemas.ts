@@ -4,6 +4,7 @@ import { characterSlugSchema } from '../characters/schemas';
 import { callerContextSchema } from '../schemas/caller';
 import { modelIdSchema, streamOpenRequestSchema } from '../schemas/wire';
 import { WEB_SEARCH_MODES } from './svc-parameters';
+import { WEB_CONTEXT_MAX_BYTES } from './subjects';
 
 // Pieces of the chat request, shared by the gateway's `POST /chat/completions` body and the
 // chat service's messages (chat.cmd.complete, chat.stream.complete).
@@ -126,6 +127,7 @@ export const completeChatRequestSchema = z.looseObject({
   caller: callerContextSchema,
   params: chatCompletionParamsSchema,
   billing: requestBillingSchema.optional(),
+  webContextMaxBytes: z.number().int().nonnegative().max(WEB_CONTEXT_MAX_BYTES).optional(),
 });
 /** `chat.query.count-prompt` (CountPromptRequest). */
 export const countPromptRequestSchema = z.looseObject({

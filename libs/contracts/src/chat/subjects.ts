@@ -38,6 +38,11 @@ export interface CompleteChatRequest {
   params: ChatCompletionParams;
   /** Present when the gateway reserved credit: the chat service settles it with exact counts. */
   billing?: RequestBilling;
+  /**
+   * The most web context (UTF-8 bytes) the prompt may carry, below WEB_CONTEXT_MAX_BYTES: set when
+   * the request was admitted at the margin for the context its count found (CountPromptReply).
+   */
+  webContextMaxBytes?: number;
 }
 export type CompleteChatReply = ChatCompletion;
 
@@ -54,10 +59,16 @@ export interface CountPromptReply {
   /**
    * The prompt's tokens for the requested model as its engine counts them when it runs the
    * request: the service's system prompt, the persona, the tool descriptions and the chat template
-   * included; web context not (it is fetched later: the hold counts its cap). Null when the
-   * model's engine cannot count exactly (an upstream without a tokenizer, or fallbacks).
+   * included, and the web context when the request asks for one (searched for the count). Null
+   * when the model's engine cannot count exactly (an upstream without a tokenizer, or fallbacks).
    */
   promptTokens: number | null;
+  /**
+   * For a request with web search or scraping: the UTF-8 bytes of the context the count found
+   * (0 when none). The gateway then holds for this much context instead of its cap, and sends it
+   * as the request's `webContextMaxBytes`, so the run never injects more than was held.
+   */
+  webContextBytes?: number;
   /** Times the prompt may be evaluated: 2 where the embedded engine retries an answer that fails its schema check. */
   evaluations: number;
 }

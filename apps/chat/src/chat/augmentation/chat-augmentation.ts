@@ -62,7 +62,7 @@ export class AugmentedChat {
   }
 }
 
-const wantsAugmentation = (svc: SvcParameters) => svc.enable_web_search !== 'off' || svc.enable_web_scraping;
+export const wantsAugmentation = (svc: SvcParameters) => svc.enable_web_search !== 'off' || svc.enable_web_scraping;
 
 /**
  * The web step of a chat request (docs/retrieval.md, "In chat completions"): search and/or scrape
@@ -84,12 +84,22 @@ export class ChatAugmentation {
     }
   }
 
-  /** `messages` is the prompt without web context (system prompt assembled); `maxTokens` the completion cap. */
-  async prepare(model: ModelDefinition, svc: SvcParameters, messages: ChatMessage[], maxTokens: number, signal: AbortSignal): Promise<AugmentedChat> {
+  /**
+   * `messages` is the prompt without web context (system prompt assembled); `maxTokens` the
+   * completion cap; `heldBytes` the most context the request's hold covers (its `webContextMaxBytes`).
+   */
+  async prepare(
+    model: ModelDefinition,
+    svc: SvcParameters,
+    messages: ChatMessage[],
+    maxTokens: number,
+    signal: AbortSignal,
+    heldBytes?: number,
+  ): Promise<AugmentedChat> {
     if (!wantsAugmentation(svc)) return new AugmentedChat(svc, null, messages, '');
     this.assertAvailable(svc);
     const augmentation = await this.augmenter.augmentConversation(messages, svc, signal);
-    const injected = fitContext(augmentation.contextText, contextBudgetBytes(model, messages, maxTokens));
+    const injected = fitContext(augmentation.contextText, contextBudgetBytes(model, messages, maxTokens, heldBytes));
     return new AugmentedChat(svc, augmentation, withContext(messages, injected), injected);
   }
 }

@@ -11,13 +11,15 @@ const TRUNCATED = '\n[web context truncated]';
  * Room left for the web context, in UTF-8 bytes: the model's `availableContextTokens` minus the
  * prompt and `maxTokens`. Without a tokenizer here, bytes bound tokens (every token of a
  * byte-level or byte-fallback tokenizer covers at least one byte), so the context always fits.
- * Never more than WEB_CONTEXT_MAX_BYTES, the size the gateway's hold counts for it.
+ * Never more than what the gateway's hold counted for it: WEB_CONTEXT_MAX_BYTES, or `held` (the
+ * request's `webContextMaxBytes`, when it was admitted for the context its count found).
  */
-export function contextBudgetBytes(model: ModelDefinition, messages: ChatMessage[], maxTokens: number): number {
-  if (!model.availableContextTokens) return WEB_CONTEXT_MAX_BYTES;
+export function contextBudgetBytes(model: ModelDefinition, messages: ChatMessage[], maxTokens: number, held = WEB_CONTEXT_MAX_BYTES): number {
+  const cap = Math.min(WEB_CONTEXT_MAX_BYTES, held);
+  if (!model.availableContextTokens) return cap;
   let prompt = PER_MESSAGE_OVERHEAD; // the context's own message or separator
   for (const m of messages) prompt += Buffer.byteLength(m.content, 'utf8') + PER_MESSAGE_OVERHEAD;
-  return Math.min(WEB_CONTEXT_MAX_BYTES, model.availableContextTokens - prompt - maxTokens);
+  return Math.min(cap, model.availableContextTokens - prompt - maxTokens);
 }
 
 /**
