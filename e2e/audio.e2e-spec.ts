@@ -66,6 +66,69 @@ describe('audio end to end', () => {
     expect(srt.toLowerCase()).toMatch(/door|weather/);
   });
 
+  it("takes OpenAI's newer model names and every voice of its speech API", async () => {
+    const voices = ['alloy', 'ash', 'ballad', 'coral', 'echo', 'fable', 'onyx', 'nova', 'sage', 'shimmer', 'verse', 'marin', 'cedar'] as const;
+    for (const voice of voices) {
+      const response = await client.audio.speech.create({ model: 'gpt-4o-mini-tts', input: 'Hello.', voice, response_format: 'wav' }).asResponse();
+      expect([voice, response.status, response.headers.get('content-type')]).toEqual([voice, 200, 'audio/wav']);
+      expect(response.headers.get('x-svc-model-id')).toBe('svc-flite');
+      await response.arrayBuffer();
+    }
+    const speech = await client.audio.speech.create({ model: 'gpt-4o-mini-tts', input: 'Thank you very much.', voice: 'marin', response_format: 'wav' });
+    const wav = Buffer.from(await speech.arrayBuffer());
+    for (const model of ['gpt-4o-transcribe', 'gpt-4o-mini-transcribe']) {
+      const { data, response } = await client.audio.transcriptions.create({ model, file: await toFile(wav, 'speech.wav') }).withResponse();
+      expect(response.headers.get('x-svc-model-id')).toBe('svc-pocketsphinx');
+      expect(data.text).toMatch(/thank you/);
+    }
+  });
+
+  it('verbose_json with timestamp_granularities word and segment answers both; srt and vtt come as text/plain', async () => {
+    const speech = await client.audio.speech.create({
+      model: 'tts-1',
+      input: 'Please open the door for me. The weather is nice today.',
+      voice: 'alloy',
+      response_format: 'wav',
+    });
+    const wav = Buffer.from(await speech.arrayBuffer());
+    // The OpenAI client sends the list as repeated `timestamp_granularities[]` fields.
+    const verbose = await client.audio.transcriptions.create({
+      model: 'whisper-1',
+      file: await toFile(wav, 'speech.wav'),
+      response_format: 'verbose_json',
+      timestamp_granularities: ['word', 'segment'],
+    });
+    expect(verbose.words?.length).toBeGreaterThan(2);
+    expect(verbose.segments?.length).toBeGreaterThanOrEqual(1);
+    // The same as a plain multipart form, as the issue reported it.
+    const form = new FormData();
+    form.set('file', new Blob([wav], { type: 'audio/wav' }), 'speech.wav');
+    form.set('model', 'whisper-1');
+    form.set('response_format', 'verbose_json');
+    form.append('timestamp_granularities[]', 'word');
+    form.append('timestamp_granularities[]', 'segment');
+    const res = await fetch(`${platform.apiUrl}/audio/transcriptions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${platform.adminKey}` },
+      body: form,
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { words?: unknown[]; segments?: unknown[] };
+    expect(body.words?.length).toBeGreaterThan(2);
+    expect(body.segments?.length).toBeGreaterThanOrEqual(1);
+
+    for (const response_format of ['srt', 'vtt', 'text'] as const) {
+      const response = await client.audio.transcriptions.create({ model: 'whisper-1', file: await toFile(wav, 'speech.wav'), response_format }).asResponse();
+      expect([response_format, response.headers.get('content-type')]).toEqual([response_format, 'text/plain; charset=utf-8']);
+      expect(await response.text()).toMatch(response_format === 'vtt' ? /^WEBVTT\n\n\d{2}:/ : /door|weather/);
+    }
+    const translated = await client.audio.translations
+      .create({ model: 'whisper-1', file: await toFile(wav, 'speech.wav'), response_format: 'srt' })
+      .asResponse();
+    expect(translated.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await translated.text()).toMatch(/^1\n\d{2}:\d{2}:\d{2},\d{3} --> /);
+  });
+
   it('runs a queued speech job to its audio and deletes it on complete', async () => {
     const queued = (await (
       await post('/audio/queue', { model: 'svc-flite', prompt: 'A short chapter. It has two sentences.', response_format: 'mp3' })

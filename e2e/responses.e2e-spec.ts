@@ -60,7 +60,8 @@ describe('Responses API end to end (openai SDK)', () => {
     expect(usage!.output_tokens).toBeGreaterThan(0);
     expect(usage!.output_tokens).toBeLessThanOrEqual(maxOutput);
     expect(usage!.total_tokens).toBe(usage!.input_tokens + usage!.output_tokens);
-    expect(usage!.input_tokens_details.cached_tokens).toEqual(expect.any(Number));
+    // Both required by OpenAI's ResponseUsage; nothing counts cache writes, so 0.
+    expect(usage!.input_tokens_details).toEqual({ cached_tokens: expect.any(Number), cache_write_tokens: 0 });
     expect(usage!.output_tokens_details.reasoning_tokens).toBe(0);
   }
 
@@ -73,6 +74,25 @@ describe('Responses API end to end (openai SDK)', () => {
     await expect(client.models.retrieve('no-such-model')).rejects.toBeInstanceOf(OpenAI.NotFoundError);
   });
 
+  it('models.retrieve takes every name chat and audio take: default as chat resolves it, a trait of ?type=, the OpenAI audio names', async () => {
+    // `default` is the text model chat runs for `model: "default"`, answered under its own id.
+    expect(await client.models.retrieve('default')).toEqual(await client.models.retrieve(defaultModel));
+    const traitOf = async (type: string) =>
+      ((await (await fetch(`${platform.apiUrl}/models/traits?type=${type}`)).json()) as { data: { default: string } }).data.default;
+    const [tts, asr] = [await traitOf('tts'), await traitOf('asr')];
+    const get = async (name: string) => {
+      const res = await fetch(`${platform.apiUrl}/models/${name}`);
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { id: string }).id;
+    };
+    expect(await get('default?type=tts')).toBe(tts);
+    expect(await get('default?type=asr')).toBe(asr);
+    for (const name of ['tts-1', 'tts-1-hd', 'gpt-4o-mini-tts']) expect((await client.models.retrieve(name)).id).toBe(tts);
+    for (const name of ['whisper-1', 'gpt-4o-transcribe', 'gpt-4o-mini-transcribe']) expect((await client.models.retrieve(name)).id).toBe(asr);
+    const badType = await fetch(`${platform.apiUrl}/models/default?type=nope`);
+    expect(badType.status).toBe(400);
+  });
+
   it('responses.create: a message with output_text, usage, and the balance falls by its cost', async () => {
     const { data: response, response: http } = await client.responses
       .create({ model: defaultModel, instructions: 'Answer briefly.', input: 'What is a lamp?', max_output_tokens: 16, store: false })
@@ -81,6 +101,13 @@ describe('Responses API end to end (openai SDK)', () => {
     expect(response.id).toMatch(/^resp_/);
     expect(['completed', 'incomplete']).toContain(response.status);
     expect(response.output[0]).toMatchObject({ type: 'message', role: 'assistant' });
+    // OpenAI's OutputTextContent requires logprobs: an empty list, as no log probabilities are sent.
+    expect((response.output[0] as OpenAI.Responses.ResponseOutputMessage).content[0]).toEqual({
+      type: 'output_text',
+      text: response.output_text,
+      annotations: [],
+      logprobs: [],
+    });
     expect(response.output_text.length).toBeGreaterThan(0);
     expectUsage(response.usage, 16);
     expect(http.headers.get('x-svc-model-id')).toBe(defaultModel);
@@ -105,7 +132,13 @@ describe('Responses API end to end (openai SDK)', () => {
     const deltas = events.flatMap((e) => (e.type === 'response.output_text.delta' ? [e.delta] : [])).join('');
     expect(deltas.length).toBeGreaterThan(0);
     const message = final.response.output.find((i): i is OpenAI.Responses.ResponseOutputMessage => i.type === 'message');
-    expect(message?.content[0]).toMatchObject({ type: 'output_text', text: deltas });
+    const part = { type: 'output_text', text: deltas, annotations: [], logprobs: [] };
+    expect(message?.content[0]).toEqual(part);
+    // The part as added (empty) and done, and the item as done, carry logprobs too.
+    const parts = events.flatMap((e) => (e.type === 'response.content_part.added' || e.type === 'response.content_part.done' ? [e.part] : []));
+    expect(parts).toEqual([{ ...part, text: '' }, part]);
+    const itemDone = events.find((e): e is OpenAI.Responses.ResponseOutputItemDoneEvent => e.type === 'response.output_item.done');
+    expect((itemDone?.item as OpenAI.Responses.ResponseOutputMessage).content).toEqual([part]);
     const done = events.find((e) => e.type === 'response.output_text.done');
     expect(done && 'text' in done && done.text).toBe(deltas);
     expectUsage(final.response.usage, 20);

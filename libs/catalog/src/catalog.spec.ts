@@ -32,6 +32,26 @@ describe('model catalog', () => {
     expect(catalog.resolve('zzz', 'text')).toBeUndefined();
   });
 
+  it('names a model for GET /models/{id}: an id or compatibility name of any type, a trait of the asked type', () => {
+    const catalog = loadCatalog(
+      catalogFile(`models:${upstream('a', '\n    traits: [default]')}${upstream('b', '\n    traits: [fastest]')}\ncompatibilityMapping: { gpt-4o: b }\n`),
+    );
+    expect(catalog.named('a', 'image')?.id).toBe('a');
+    expect(catalog.named('gpt-4o', 'image')?.id).toBe('b');
+    expect(catalog.named('default', 'text')?.id).toBe('a');
+    expect(catalog.named('fastest', 'text')?.id).toBe('b');
+    expect(catalog.named('default', 'image')).toBeUndefined();
+    expect(catalog.named('constructor', 'text')).toBeUndefined();
+    expect(catalog.named('zzz', 'text')).toBeUndefined();
+  });
+
+  it('maps the OpenAI speech and transcription model names of the shipped catalog to its audio models', () => {
+    const catalog = loadCatalog();
+    for (const name of ['tts-1', 'tts-1-hd', 'gpt-4o-mini-tts']) expect(catalog.resolve(name, 'tts')?.id).toBe(catalog.traits('tts').default);
+    for (const name of ['whisper-1', 'gpt-4o-transcribe', 'gpt-4o-mini-transcribe'])
+      expect(catalog.resolve(name, 'asr')?.id).toBe(catalog.traits('asr').default);
+  });
+
   it('prices the /augment/* tools from its augment section, free when left out', () => {
     expect(loadCatalog().augmentTool('search')).toMatchObject({ id: 'svc-augment-search', type: 'augment', pricing: { per_request: { usd: 0.01 } } });
     const file = catalogFile(`models:${upstream('a')}\naugment:\n  scrape: { pricing: { per_request: { usd: 0.5, diem: 1 } } }\n`);

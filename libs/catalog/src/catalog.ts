@@ -46,4 +46,16 @@ export class Catalog {
     const model = id === undefined ? undefined : this.byId.get(id);
     return model?.type === type ? model : undefined;
   }
+
+  /**
+   * The model `GET /models/{id}` answers for a name a request may carry: an id or a compatibility
+   * name of any type, or a trait (`default`) of `traitType`, as the inference route of that type
+   * resolves it (chat: `text`). Undefined when none matches.
+   */
+  named(name: string, traitType: ModelType): ModelDefinition | undefined {
+    const mapping = this.file.compatibilityMapping;
+    const traits = this.traits(traitType);
+    const id = this.byId.has(name) ? name : Object.hasOwn(traits, name) ? traits[name] : Object.hasOwn(mapping, name) ? mapping[name] : undefined;
+    return id === undefined ? undefined : this.byId.get(id);
+  }
 }

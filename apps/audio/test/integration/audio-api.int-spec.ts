@@ -268,10 +268,10 @@ describe('POST /audio/transcriptions', () => {
     expect(wordAccuracy(sentence, cues.map((c) => c.split('\n').slice(2).join(' ')).join(' '))).toBeGreaterThanOrEqual(0.7);
   });
 
-  it('answers WebVTT (vtt) with the header and dotted cue times', async () => {
+  it('answers WebVTT (vtt) as text/plain with the header and dotted cue times', async () => {
     const res = await transcribe(wav, { model: 'svc-pocketsphinx', response_format: 'vtt' });
     expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toMatch(/^text\/vtt/);
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     const [header, ...cues] = (await res.text()).trim().split(/\n\n+/);
     expect(header).toBe('WEBVTT');
     expect(cues.length).toBeGreaterThanOrEqual(1);
@@ -371,6 +371,7 @@ describe('POST /audio/translations', () => {
   it('answers srt for translations too', async () => {
     const res = await translate(wav, { model: 'svc-pocketsphinx', response_format: 'srt' });
     expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect((await res.text()).split('\n').slice(0, 2)).toEqual(['1', expect.stringMatching(/^\d{2}:\d{2}:\d{2},\d{3} --> /)]);
   });
 

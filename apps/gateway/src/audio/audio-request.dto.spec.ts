@@ -1,4 +1,4 @@
-import { ModelDefinition } from '@svc/catalog';
+import { loadCatalog, ModelDefinition } from '@svc/catalog';
 import { DomainError } from '@svc/errors';
 import { formatFor, speechRequestSchema, transcriptionRequestSchema, voiceFor } from './audio-request.dto';
 
@@ -23,6 +23,14 @@ describe('audio request validation', () => {
     expect(err?.message).toBe('Voice "alloy" is not available for svc-flite. Valid voices: slt, awb.');
     expect(err?.details).toEqual({ _errors: [], voice: { _errors: [err?.message] } });
     expect(() => formatFor(model, 'flac')).toThrow(/Supported formats: mp3, wav/);
+  });
+
+  it("maps every built-in voice of OpenAI's speech API to a voice of the shipped tts model", () => {
+    const flite = loadCatalog().resolve('gpt-4o-mini-tts', 'tts')!;
+    const openAiVoices = ['alloy', 'ash', 'ballad', 'coral', 'echo', 'fable', 'onyx', 'nova', 'sage', 'shimmer', 'verse', 'marin', 'cedar'];
+    for (const voice of openAiVoices) expect(flite.constraints.voices).toContain(voiceFor(flite, voice));
+    expect(voiceFor(flite, 'marin')).toBe('slt');
+    expect(voiceFor(flite, 'Cedar')).toBe('rms');
   });
 
   it('parses speech defaults and bounds', () => {

@@ -36,6 +36,9 @@ const CONTENT_TYPES: Record<SpeechParams['response_format'], string> = {
   pcm: 'audio/pcm',
 };
 
+/** OpenAI clients repeat `timestamp_granularities[]` (`word` and `segment`): every value counts. */
+const GRANULARITY_FIELDS = ['timestamp_granularities[]', 'timestamp_granularities'] as const;
+
 @Controller('audio')
 export class AudioController {
   constructor(
@@ -95,7 +98,7 @@ export class AudioController {
     @Req() request: AuthenticatedRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<unknown> {
-    const input = parseBody(transcriptionRequestSchema, await this.multipart(request, body));
+    const input = parseBody(transcriptionRequestSchema, await this.multipart(request, body, GRANULARITY_FIELDS));
     const granularities = [input['timestamp_granularities[]'], input.timestamp_granularities].flat().filter((g): g is string => typeof g === 'string');
     return this.transcribe({ caller, request, reply }, input, { task: 'transcribe', granularities, timestamps: input.timestamps });
   }
@@ -113,9 +116,9 @@ export class AudioController {
     return this.transcribe({ caller, request, reply }, input, { task: 'translate', granularities: [], timestamps: false });
   }
 
-  private async multipart(request: AuthenticatedRequest, body: unknown): Promise<unknown> {
+  private async multipart(request: AuthenticatedRequest, body: unknown, lists: readonly string[] = []): Promise<unknown> {
     if (!request.isMultipart()) throw new DomainError(ErrorCode.UnsupportedMediaType, 'Send the audio as multipart/form-data with a "file" field.');
-    return plainBody(body);
+    return plainBody(body, lists);
   }
 
   private async transcribe(

@@ -63,13 +63,19 @@ export function toVerboseJson(result: TranscribeReply, task: 'transcribe' | 'tra
   };
 }
 
+const TEXT = 'text/plain; charset=utf-8';
+
 export interface FormattedTranscript {
   /** Absent: JSON. */
   contentType?: string;
   body: unknown;
 }
 
-/** A transcription (or translation) answer in the requested `response_format`. */
+/**
+ * A transcription (or translation) answer in the requested `response_format`. `text`, `srt` and
+ * `vtt` are `text/plain; charset=utf-8`, as OpenAI answers them (its document lists no other text
+ * type for these routes), so clients that read a text body by that type get the subtitles.
+ */
 export function formatTranscript(
   result: TranscribeReply,
   format: TranscriptFormat,
@@ -77,11 +83,11 @@ export function formatTranscript(
 ): FormattedTranscript {
   switch (format) {
     case 'text':
-      return { contentType: 'text/plain; charset=utf-8', body: result.text };
+      return { contentType: TEXT, body: result.text };
     case 'srt':
-      return { contentType: 'application/x-subrip; charset=utf-8', body: toSrt(cueSegments(result)) };
+      return { contentType: TEXT, body: toSrt(cueSegments(result)) };
     case 'vtt':
-      return { contentType: 'text/vtt; charset=utf-8', body: toVtt(cueSegments(result)) };
+      return { contentType: TEXT, body: toVtt(cueSegments(result)) };
     case 'verbose_json':
       return { body: toVerboseJson(result, options.task, options.granularities) };
     case 'json':

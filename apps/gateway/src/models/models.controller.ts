@@ -43,15 +43,15 @@ export class ModelsController {
   }
 
   /**
-   * One model as `GET /models` lists it (OpenAI's `models.retrieve`). A compatibility name
-   * (`gpt-4o-mini`) resolves to the model it maps to, as chat and embeddings resolve it, and the
-   * answer carries that model's own id; traits (`default`) do not, since each type has its own.
+   * One model as `GET /models` lists it (OpenAI's `models.retrieve`), for every name a request may
+   * carry, answered with the model's own id: an id, a compatibility name (`gpt-4o-mini`, `whisper-1`)
+   * as its model, a trait (`default`) as the model of `type` (default `text`, as chat resolves it).
    */
   @Public()
   @Get(':id')
-  retrieve(@Param('id') id: string) {
-    const mapping = this.catalog.file.compatibilityMapping;
-    const model = this.catalog.get(id) ?? (Object.hasOwn(mapping, id) ? this.catalog.get(mapping[id]) : undefined);
+  retrieve(@Param('id') id: string, @Query() query: unknown) {
+    const { type } = parseQuery(typedQuery, query);
+    const model = this.catalog.named(id, type);
     if (!model) throw new DomainError(ErrorCode.ModelNotFound, `Model "${id}" does not exist. See GET /api/v1/models?type=all.`);
     return toModelView(model);
   }

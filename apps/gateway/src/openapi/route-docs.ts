@@ -64,7 +64,8 @@ const JSON_OR_MULTIPART = ['application/json', 'multipart/form-data'] as const;
 const SSE = ['application/json', 'text/event-stream'] as const;
 const IMAGES = ['application/json', 'image/png', 'image/jpeg', 'image/webp'] as const;
 const AUDIO = ['audio/mpeg', 'audio/opus', 'audio/aac', 'audio/flac', 'audio/wav', 'audio/pcm'] as const;
-const TRANSCRIPTS = ['application/json', 'text/plain', 'application/x-subrip', 'text/vtt'] as const;
+/** json and verbose_json as JSON; text, srt and vtt as text/plain (OpenAI's type for them). */
+const TRANSCRIPTS = ['application/json', 'text/plain'] as const;
 const slug = z.object({ slug: characterSlugSchema });
 const IMAGE_HEADERS: readonly RouteHeader[] = ['x-svc-is-blurred', 'x-svc-is-content-violation', 'x-svc-enhanced-prompt'];
 
@@ -109,7 +110,14 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     local: true,
     query: typedQuery,
   },
-  'GET /models/:id': { summary: 'One model', access: 'public', local: true, path: z.object({ id: z.string() }), errors: [404] },
+  'GET /models/:id': {
+    summary: 'One model, by id, compatibility name or trait (a trait of type, default text)',
+    access: 'public',
+    local: true,
+    path: z.object({ id: z.string() }),
+    query: typedQuery,
+    errors: [404],
+  },
   'GET /image/styles': { summary: 'Image style presets', access: 'public', local: true },
   'POST /image/generate': { summary: 'Generate an image', access: 'key', billed: true, body: imageGenerateSchema, answers: IMAGES, headers: IMAGE_HEADERS },
   'POST /images/generations': {

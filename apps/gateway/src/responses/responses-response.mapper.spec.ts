@@ -44,14 +44,15 @@ describe('chat completion → Responses response', () => {
       text: { format: { type: 'text' } },
       tool_choice: 'auto',
       tools: [{ type: 'function', name: 'lookup', description: null, parameters: { type: 'object' }, strict: null }],
-      usage: {
-        input_tokens: 12,
-        input_tokens_details: { cached_tokens: 4 },
-        output_tokens: 5,
-        output_tokens_details: { reasoning_tokens: 0 },
-        total_tokens: 17,
-      },
       cost: { usd: 0.1, diem: 0.1 },
+    });
+    // Every field OpenAI's ResponseUsage requires, cache_write_tokens included.
+    expect(response.usage).toEqual({
+      input_tokens: 12,
+      input_tokens_details: { cached_tokens: 4, cache_write_tokens: 0 },
+      output_tokens: 5,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: 17,
     });
     expect(response.output).toEqual([
       {
@@ -59,7 +60,7 @@ describe('chat completion → Responses response', () => {
         id: expect.stringMatching(/^msg_[0-9a-f]{24}$/),
         status: 'completed',
         role: 'assistant',
-        content: [{ type: 'output_text', text: 'Hello.', annotations: [] }],
+        content: [{ type: 'output_text', text: 'Hello.', annotations: [], logprobs: [] }],
       },
     ]);
   });

@@ -65,7 +65,8 @@ function toolChoiceOf(choice: ResponsesRequestBody['tool_choice']): unknown {
 export function toResponseUsage(usage: Pick<Usage, 'prompt_tokens' | 'completion_tokens' | 'total_tokens' | 'prompt_tokens_details'>): ResponseUsage {
   return {
     input_tokens: usage.prompt_tokens,
-    input_tokens_details: { cached_tokens: usage.prompt_tokens_details?.cached_tokens ?? 0 },
+    // Prefix-cache reuse when the engine reports it; what a request writes to the cache is not counted.
+    input_tokens_details: { cached_tokens: usage.prompt_tokens_details?.cached_tokens ?? 0, cache_write_tokens: 0 },
     output_tokens: usage.completion_tokens,
     // Reasoning is not counted apart from the answer: its tokens are in output_tokens.
     output_tokens_details: { reasoning_tokens: 0 },
@@ -85,7 +86,7 @@ export const messageItem = (text: string, status: MessageItem['status'], id = ne
   id,
   status,
   role: 'assistant',
-  content: [{ type: 'output_text', text, annotations: [] }],
+  content: [{ type: 'output_text', text, annotations: [], logprobs: [] }],
 });
 
 export const reasoningItem = (text: string, status: ReasoningItem['status'], id = newId('rs')): ReasoningItem => ({

@@ -47,16 +47,24 @@ describe('chat chunks → Responses stream events', () => {
     expect(events[0]).toMatchObject({ response: { id: 'resp_1', status: 'in_progress', output: [], usage: null, model: 'svc-zoo-chat' } });
     const item = events[2].item as { id: string };
     expect(events[2]).toMatchObject({ output_index: 0, item: { type: 'message', status: 'in_progress', content: [] } });
-    expect(events[3]).toMatchObject({ item_id: item.id, content_index: 0, part: { type: 'output_text', text: '' } });
+    expect(events[3]).toMatchObject({ item_id: item.id, content_index: 0 });
+    // OpenAI's OutputTextContent requires logprobs (empty: none are sent) in every part, added or done.
+    expect(events[3].part).toEqual({ type: 'output_text', text: '', annotations: [], logprobs: [] });
+    expect(events[7].part).toEqual({ type: 'output_text', text: 'Hello.', annotations: [], logprobs: [] });
     expect(deltas(events, 'response.output_text.delta')).toBe('Hello.');
     expect(events[6]).toMatchObject({ item_id: item.id, text: 'Hello.' });
-    expect(events[8]).toMatchObject({ item: { id: item.id, status: 'completed', content: [{ text: 'Hello.' }] } });
-    expect(events[9]).toMatchObject({
-      response: {
-        status: 'completed',
-        output: [{ id: item.id, content: [{ text: 'Hello.' }] }],
-        usage: { input_tokens: 9, output_tokens: 3, total_tokens: 12 },
-      },
+    const part = { type: 'output_text', text: 'Hello.', annotations: [], logprobs: [] };
+    expect(events[8]).toMatchObject({ item: { id: item.id, status: 'completed' } });
+    expect((events[8].item as { content: unknown }).content).toEqual([part]);
+    const response = events[9].response as { status: string; output: Array<{ id: string; content: unknown }>; usage: unknown };
+    expect(response.status).toBe('completed');
+    expect(response.output).toEqual([expect.objectContaining({ id: item.id, content: [part] })]);
+    expect(response.usage).toEqual({
+      input_tokens: 9,
+      input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
+      output_tokens: 3,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: 12,
     });
   });
 

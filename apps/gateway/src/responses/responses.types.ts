@@ -3,10 +3,12 @@ import { ResponseCost } from '../admission/admission.types';
 // The Responses API's objects as this gateway sends them (OpenAI's `Response`, its output items and
 // stream events; the official `openai` SDK's responses.d.ts types them in full).
 
+/** OpenAI's OutputTextContent: `logprobs` is required there; no token log probabilities are sent, so it is empty. */
 export interface OutputText {
   type: 'output_text';
   text: string;
   annotations: never[];
+  logprobs: never[];
 }
 
 export interface ReasoningText {
@@ -45,7 +47,8 @@ export type OutputItem = MessageItem | ReasoningItem | FunctionCallItem;
 
 export interface ResponseUsage {
   input_tokens: number;
-  input_tokens_details: { cached_tokens: number };
+  /** Both required by OpenAI's ResponseUsage; `cache_write_tokens` is not counted by the engines, so 0. */
+  input_tokens_details: { cached_tokens: number; cache_write_tokens: number };
   output_tokens: number;
   output_tokens_details: { reasoning_tokens: number };
   total_tokens: number;
