@@ -50,6 +50,14 @@ describe('gateway config: x-svc-timestamp and x-svc-host-name', () => {
   });
 });
 
+describe('gateway config: ERROR_STYLE', () => {
+  it("is the spec's shape unless set to openai, and anything else stops the boot", () => {
+    expect(load({}).ERROR_STYLE).toBe('standard');
+    expect(load({ ERROR_STYLE: 'openai' }).ERROR_STYLE).toBe('openai');
+    expect(() => load({ ERROR_STYLE: 'OpenAI' })).toThrow(/ERROR_STYLE/);
+  });
+});
+
 describe('gateway config: slow-client limits of the HTTP server', () => {
   it('defaults to limits on receiving a request, an idle keep-alive and a per-address connection cap', () => {
     expect(load({})).toMatchObject({

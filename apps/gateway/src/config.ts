@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { commonEnv, loadConfig, originList, positiveInt, redisUrl } from '@svc/config';
+import { ERROR_STYLES } from '@svc/errors';
 
 const flag = (fallback: 'true' | 'false') =>
   z
@@ -109,6 +110,8 @@ const gatewayEnvSchema = z.object({
   METRICS_ENABLED: flag('true'),
   /** Credits an account may spend on the JSON-RPC proxy per rolling 24 hours (the reference's cap; 429 over it). 0: no cap. */
   CRYPTO_RPC_CREDITS_PER_DAY: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(10_000_000)),
+  /** Error bodies: the spec's `{error: "..."}` (standard), or OpenAI's `{error: {message, type, param, code}}` (docs/errors.md). */
+  ERROR_STYLE: z.enum(ERROR_STYLES).default('standard'),
   /** `x-svc-timestamp` (ISO 8601, when the request arrived) on every response. */
   SVC_TIMESTAMP_HEADER: flag('false'),
   /** `x-svc-host-name` on error responses: a name the operator chooses for this replica (never derived from the machine). */

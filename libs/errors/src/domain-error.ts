@@ -11,7 +11,11 @@ export interface ErrorSignals {
   /** Seconds a client should wait before trying again (429, 503); fractions carry ms precision (`retry-after-ms`). */
   retryAfterSeconds?: number;
   openai?: OpenAiErrorFields;
+  /** Which kind of limit refused a 429: OpenAI's error `type` (`requests` or `tokens`) when ERROR_STYLE=openai. */
+  limitedOn?: LimitedOn;
 }
+
+export type LimitedOn = 'requests' | 'tokens';
 
 /** What crosses NATS when a handler fails, and what the gateway turns into an HTTP body. */
 export interface ErrorPayload extends ErrorSignals {
@@ -23,6 +27,7 @@ export interface ErrorPayload extends ErrorSignals {
 export class DomainError extends Error {
   readonly retryAfterSeconds?: number;
   readonly openai?: OpenAiErrorFields;
+  readonly limitedOn?: LimitedOn;
 
   constructor(
     readonly code: ErrorCode,
@@ -34,6 +39,7 @@ export class DomainError extends Error {
     this.name = 'DomainError';
     if (signals?.retryAfterSeconds !== undefined) this.retryAfterSeconds = signals.retryAfterSeconds;
     if (signals?.openai) this.openai = signals.openai;
+    if (signals?.limitedOn) this.limitedOn = signals.limitedOn;
   }
 
   get status(): number {
@@ -45,6 +51,7 @@ export class DomainError extends Error {
     if (this.details) payload.details = this.details;
     if (this.retryAfterSeconds !== undefined) payload.retryAfterSeconds = this.retryAfterSeconds;
     if (this.openai) payload.openai = this.openai;
+    if (this.limitedOn) payload.limitedOn = this.limitedOn;
     return payload;
   }
 
@@ -52,11 +59,12 @@ export class DomainError extends Error {
   static fromPayload(payload: ErrorPayload): DomainError {
     const retryAfterSeconds = validRetryAfter(payload.retryAfterSeconds) ? payload.retryAfterSeconds : undefined;
     const openai = validOpenAi(payload.openai) ? payload.openai : undefined;
+    const limitedOn = payload.limitedOn === 'requests' || payload.limitedOn === 'tokens' ? payload.limitedOn : undefined;
     return new DomainError(
       payload.code,
       payload.message,
       payload.details,
-      retryAfterSeconds !== undefined || openai ? { retryAfterSeconds, openai } : undefined,
+      retryAfterSeconds !== undefined || openai || limitedOn ? { retryAfterSeconds, openai, limitedOn } : undefined,
     );
   }
 

@@ -43,3 +43,19 @@ export function summarizeIssues(issues: ReadonlyArray<IssueLike>, limit = 3): st
   const more = issues.length > limit ? ` (and ${issues.length - limit} more)` : '';
   return `Invalid request: ${parts.join('; ')}${more}`;
 }
+
+/**
+ * The path of the first field `details` blames (`temperature`, `messages.0.role`), written as the
+ * message writes it; null when only the body as a whole is blamed. OpenAI's `error.param`.
+ */
+export function firstInvalidField(details: ErrorDetails | undefined): string | null {
+  const path: string[] = [];
+  let node = details;
+  while (node && (path.length === 0 || node._errors.length === 0)) {
+    const field = Object.keys(node).find((key) => key !== '_errors');
+    if (field === undefined) break;
+    path.push(field);
+    node = node[field] as ErrorDetails;
+  }
+  return path.length ? path.join('.') : null;
+}

@@ -5,3 +5,4 @@ export * from './domain-error';
 export * from './openai-error';
 export * from './http-body';
 export * from './error-schemas';
+export * from './openai-style';

@@ -7,6 +7,7 @@ import { Logger } from '@svc/logging';
 import { AuthenticatedRequest } from '../auth/auth.decorators';
 import { callerSecretHash } from '../auth/caller-secret';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
+import { toErrorResponse } from '../http/error-response';
 import { sendError } from '../http/send-error';
 import { GATEWAY_LOGGER } from '../logger.token';
 import { GatewayMetrics, NO_METRICS } from '../metrics/gateway-metrics';
@@ -125,7 +126,7 @@ export class AbuseHooks implements OnModuleInit {
       if (verdict) {
         reply.code(429).headers(verdict.headers).header(HEADER.contentType, 'application/json; charset=utf-8');
         reply.removeHeader(HEADER.contentEncoding);
-        return JSON.stringify({ error: verdict.refusal.message });
+        return JSON.stringify(toErrorResponse(verdict.refusal, this.config.ERROR_STYLE).body);
       }
     }
     if (state.answered) return payload;

@@ -1,8 +1,10 @@
-import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { CallerContext, ChatCompletion } from '@svc/contracts';
+import { ErrorStyle } from '@svc/errors';
 import { ResponseCost } from '../admission/admission.types';
 import { AuthenticatedRequest, Caller } from '../auth/auth.decorators';
+import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { parseBody } from '../http/parse-body';
 import { ChatAnswer, ChatPipeline } from './chat-pipeline';
 import { chatRequestSchema, toChatParams } from './chat-request.dto';
@@ -11,14 +13,24 @@ import { chatCompletionChunks } from './sse-streamer';
 type ChatCompletionBody = ChatCompletion & { cost?: ResponseCost };
 
 /** The chat API's answer: the completion as the service made it (with its cost), or its chunks. */
-const chatAnswer: ChatAnswer<ChatCompletionBody> = {
-  body: (completion, cost) => (cost ? { ...completion, cost } : completion),
-  stream: () => chatCompletionChunks,
+const chatAnswer = (errorStyle: ErrorStyle): ChatAnswer<ChatCompletionBody> => {
+  const chunks = chatCompletionChunks(errorStyle);
+  return {
+    body: (completion, cost) => (cost ? { ...completion, cost } : completion),
+    stream: () => chunks,
+  };
 };
 
 @Controller('chat')
 export class ChatController {
-  constructor(private readonly pipeline: ChatPipeline) {}
+  private readonly answer: ChatAnswer<ChatCompletionBody>;
+
+  constructor(
+    private readonly pipeline: ChatPipeline,
+    @Inject(GATEWAY_CONFIG) config: GatewayConfig,
+  ) {
+    this.answer = chatAnswer(config.ERROR_STYLE);
+  }
 
   @Post('completions')
   @HttpCode(200)
@@ -30,6 +42,6 @@ export class ChatController {
   ): Promise<ChatCompletionBody | undefined> {
     const input = parseBody(chatRequestSchema, body);
     const chat = { model: input.model, svc_parameters: input.svc_parameters, params: (modelId: string) => toChatParams(input, modelId) };
-    return this.pipeline.run({ caller, request, reply }, chat, chatAnswer);
+    return this.pipeline.run({ caller, request, reply }, chat, this.answer);
   }
 }

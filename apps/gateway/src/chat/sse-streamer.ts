@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { CHAT, StreamChatRequest, StreamEnd } from '@svc/contracts';
+import { DomainError, ErrorStyle, openAiErrorBodyOf } from '@svc/errors';
 import { Frame } from '@svc/messaging';
 import { UsageReport } from '../admission/admission.types';
 import { drained, takeOverResponse } from '../http/stream-relay';
@@ -22,15 +23,20 @@ export interface StreamEncoder {
   /** The service ended the stream normally. */
   end(end: StreamEnd): string;
   /** The service failed after the first chunk (earlier failures are normal HTTP errors). */
-  error(message: string): string;
+  error(message: string, err: DomainError): string;
 }
 
-/** /chat/completions: the chunks as they are, then `[DONE]`; a failure is an `{error}` data line. */
-export const chatCompletionChunks: StreamEncoder = {
-  chunk: (json) => `data: ${json}\n\n`,
-  end: () => 'data: [DONE]\n\n',
-  error: (message) => `data: ${JSON.stringify({ error: message })}\n\n`,
-};
+/**
+ * /chat/completions: the chunks as they are, then `[DONE]`; a failure is an `{error}` data line,
+ * its error a string or, with ERROR_STYLE=openai, OpenAI's `{message, type, param, code}`.
+ */
+export function chatCompletionChunks(style: ErrorStyle): StreamEncoder {
+  return {
+    chunk: (json) => `data: ${json}\n\n`,
+    end: () => 'data: [DONE]\n\n',
+    error: (message, err) => `data: ${JSON.stringify(style === 'openai' ? openAiErrorBodyOf(err) : { error: message })}\n\n`,
+  };
+}
 
 /**
  * Relays a token stream from the chat service to the HTTP client as Server-Sent Events, chunk by
@@ -39,7 +45,7 @@ export const chatCompletionChunks: StreamEncoder = {
  */
 @Injectable()
 export class SseStreamer extends ServiceStreamRelay {
-  async relay(request: Omit<StreamChatRequest, 'stream'>, reply: FastifyReply, encoder: StreamEncoder = chatCompletionChunks): Promise<RelayOutcome> {
+  async relay(request: Omit<StreamChatRequest, 'stream'>, reply: FastifyReply, encoder: StreamEncoder): Promise<RelayOutcome> {
     const { reader, first } = await this.open(CHAT.STREAM, request);
     if (first.kind === 'chunk') first.body = takeRetryCount(reply, first.body);
     const raw = takeOverResponse(reply, reader, 'text/event-stream; charset=utf-8', { connection: 'keep-alive' });
@@ -62,7 +68,7 @@ export class SseStreamer extends ServiceStreamRelay {
         raw.end(encoder.end(end));
         return { usage: { promptTokens: end.usage.prompt_tokens, completionTokens: end.usage.completion_tokens } };
       } else {
-        raw.end(encoder.error(frame.error.message));
+        raw.end(encoder.error(frame.error.message, DomainError.fromPayload(frame.error)));
         return { usage: sent > 1 ? { promptTokens: 0, completionTokens: sent - 1, cut: true } : null };
       }
       frame = await reader.next();

@@ -1,7 +1,7 @@
 import { IncomingMessage, Server, ServerResponse, STATUS_CODES } from 'node:http';
 import { Socket } from 'node:net';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, ErrorCode } from '@svc/errors';
+import { DomainError, ErrorCode, ErrorStyle } from '@svc/errors';
 import { everyResponseHeaders, HEADER, newRequestId } from '@svc/headers';
 import { Logger } from '@svc/logging';
 import { toErrorResponse } from './error-response';
@@ -36,10 +36,14 @@ export function clientErrorOf(err: { code?: string }): DomainError {
 }
 
 /**
- * Fastify's `clientErrorHandler`: answers in the one error shape, with a request id, where
- * Fastify's default would write `{error, message, statusCode}`. Then closes the connection.
+ * Fastify's `clientErrorHandler`: answers in the one error shape (ERROR_STYLE's), with a request
+ * id, where Fastify's default would write `{error, message, statusCode}`. Then closes the connection.
  */
-export function handleClientError(err: Error & { code?: string }, socket: Socket): void {
+export function clientErrorHandler(style: ErrorStyle) {
+  return (err: Error & { code?: string }, socket: Socket): void => handleClientError(err, socket, style);
+}
+
+function handleClientError(err: Error & { code?: string }, socket: Socket, style: ErrorStyle): void {
   // A reset connection has nobody to answer; a response already under way cannot get a second head.
   const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (err.code === 'ECONNRESET' || socket.destroyed || inFlight?.headersSent) {
@@ -47,7 +51,7 @@ export function handleClientError(err: Error & { code?: string }, socket: Socket
     return;
   }
   if (socket.writable) {
-    const { status, body } = toErrorResponse(clientErrorOf(err));
+    const { status, body } = toErrorResponse(clientErrorOf(err), style);
     const json = JSON.stringify(body);
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +

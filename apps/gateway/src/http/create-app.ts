@@ -14,6 +14,7 @@ import { BodyBudget } from './body-budget';
 import { registerBodyIntake } from './body-intake';
 import { ignoreUnknownExpectations } from './client-error';
 import { refuseWhileClosing } from './closing';
+import { registerErrorStyle } from './error-style';
 import { capConnectionsPerAddress } from './connection-cap';
 import { registerCors } from './cors';
 import { HttpErrorFilter } from './http-error.filter';
@@ -43,6 +44,7 @@ export async function createGatewayApp(config: GatewayConfig, logger: Logger): P
     bodyParser: false,
   });
   const fastify = app.getHttpAdapter().getInstance();
+  registerErrorStyle(fastify, config.ERROR_STYLE);
   capConnectionsPerAddress(fastify.server, config.MAX_CONNECTIONS_PER_IP, logger);
   ignoreUnknownExpectations(fastify.server);
   registerJsonBody(fastify, config.BODY_LIMIT_BYTES);

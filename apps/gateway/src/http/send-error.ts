@@ -1,9 +1,10 @@
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from '@svc/logging';
 import { toErrorResponse } from './error-response';
+import { errorStyleOf } from './error-style';
 
 export function sendError(logger: Logger, request: FastifyRequest, reply: FastifyReply, err: unknown): void {
-  const { status, body, headers, unexpected } = toErrorResponse(err);
+  const { status, body, headers, unexpected } = toErrorResponse(err, errorStyleOf(request));
   if (unexpected !== undefined) {
     logger.error(
       {

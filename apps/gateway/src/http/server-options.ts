@@ -1,8 +1,8 @@
 import { Logger } from '@svc/logging';
 import { GatewayConfig } from '../config';
-import { frameworkErrorHandler, handleClientError } from './client-error';
+import { clientErrorHandler, frameworkErrorHandler } from './client-error';
 
-type ServerLimits = Pick<GatewayConfig, 'REQUEST_HEADERS_TIMEOUT_MS' | 'REQUEST_RECEIVE_TIMEOUT_MS' | 'KEEP_ALIVE_TIMEOUT_MS'>;
+type ServerLimits = Pick<GatewayConfig, 'REQUEST_HEADERS_TIMEOUT_MS' | 'REQUEST_RECEIVE_TIMEOUT_MS' | 'KEEP_ALIVE_TIMEOUT_MS' | 'ERROR_STYLE'>;
 
 /**
  * The HTTP server's limits on slow and half-open clients (docs/operations.md), and the one
@@ -23,7 +23,7 @@ export function serverOptions(config: ServerLimits, logger: Logger) {
       requestTimeout: config.REQUEST_RECEIVE_TIMEOUT_MS,
       connectionsCheckingInterval: sweepMs,
     },
-    clientErrorHandler: handleClientError,
+    clientErrorHandler: clientErrorHandler(config.ERROR_STYLE),
     frameworkErrors: frameworkErrorHandler(logger),
   };
 }

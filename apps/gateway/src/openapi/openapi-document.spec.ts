@@ -51,6 +51,16 @@ describe('the published OpenAPI document', () => {
     expect(document.components?.schemas).toHaveProperty('StandardError');
   });
 
+  it("describes every error in OpenAI's shape with ERROR_STYLE=openai, x402's 402 kept", async () => {
+    const openai = buildOpenApiDocument(ROUTE_DOCS, 'openai');
+    expect(await validate(structuredClone(openai) as never)).toMatchObject({ valid: true });
+    const chat = openai.paths?.['/chat/completions']?.post?.responses;
+    for (const status of ['400', '401', '429', '500']) expect(JSON.stringify(chat?.[status])).toContain('OpenAiError');
+    expect(JSON.stringify(chat?.['400'])).not.toContain('DetailedError');
+    expect(JSON.stringify(chat?.['402'])).toMatch(/OpenAiError.*X402InferencePaymentRequired/);
+    expect(JSON.stringify(openai.paths?.['/models']?.get?.responses)).not.toContain('StandardError');
+  });
+
   it("lets charged inference answer a wallet's 402 with x402's body and PAYMENT-REQUIRED, and keys' with the error shape", () => {
     const payment = document.paths?.['/chat/completions']?.post?.responses?.['402'] as { headers: object; content: object };
     expect(JSON.stringify(payment.content)).toMatch(/StandardError.*X402InferencePaymentRequired/);

@@ -1,3 +1,4 @@
+import { ErrorStyle } from '@svc/errors';
 import { SERVICE_VERSION } from '@svc/headers';
 import { createDocument, ZodOpenApiOperationObject, ZodOpenApiPathsObject, ZodOpenApiResponseObject } from 'zod-openapi';
 import { errorResponse, errorStatuses, successResponse } from './openapi-responses';
@@ -17,9 +18,9 @@ const OUTSIDE_PREFIX = ['/healthz', '/livez', '/readyz'];
 /** `/characters/:slug` -> `/characters/{slug}`. */
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
-function operation(doc: RouteDoc, method: string, path: string): ZodOpenApiOperationObject {
-  const responses: Record<string, ZodOpenApiResponseObject> = { [String(doc.status ?? 200)]: successResponse(doc) };
-  for (const status of errorStatuses(doc)) responses[String(status)] = errorResponse(status, [], doc.billed === true && doc.access === 'key');
+function operation(doc: RouteDoc, method: string, path: string, style: ErrorStyle): ZodOpenApiOperationObject {
+  const responses: Record<string, ZodOpenApiResponseObject> = { [String(doc.status ?? 200)]: successResponse(doc, style) };
+  for (const status of errorStatuses(doc)) responses[String(status)] = errorResponse(status, [], doc.billed === true && doc.access === 'key', style);
   const requestBody = doc.body && {
     required: true,
     content: Object.fromEntries((doc.bodyTypes ?? ['application/json']).map((type) => [type, { schema: doc.body }])),
@@ -48,14 +49,15 @@ function operation(doc: RouteDoc, method: string, path: string): ZodOpenApiOpera
  * The OpenAPI 3.1 document of the gateway, built from ROUTE_DOCS: the request schemas are the
  * zod schemas the handlers parse with, the error bodies libs/errors', the headers libs/headers'.
  * `info.version` is the service revision (SVC_VERSION, else boot time), a date-time string.
+ * The error bodies are those of the gateway's ERROR_STYLE.
  */
-export function buildOpenApiDocument(routes: Record<string, RouteDoc> = ROUTE_DOCS): OpenApiDocument {
+export function buildOpenApiDocument(routes: Record<string, RouteDoc> = ROUTE_DOCS, errorStyle: ErrorStyle = 'standard'): OpenApiDocument {
   const paths: ZodOpenApiPathsObject = {};
   for (const [route, doc] of Object.entries(routes)) {
     const [method, path] = route.split(' ') as [string, string];
     const item = (paths[openApiPath(path)] ??= {});
     if (OUTSIDE_PREFIX.includes(path)) item.servers = [{ url: '/' }];
-    (item as Record<string, ZodOpenApiOperationObject>)[method.toLowerCase()] = operation(doc, method.toLowerCase(), path);
+    (item as Record<string, ZodOpenApiOperationObject>)[method.toLowerCase()] = operation(doc, method.toLowerCase(), path, errorStyle);
   }
   return createDocument(
     {

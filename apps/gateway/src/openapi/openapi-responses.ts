@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { detailedErrorSchema, openAiErrorSchema, standardErrorSchema } from '@svc/errors';
+import { detailedErrorSchema, ErrorStyle, openAiErrorSchema, standardErrorSchema } from '@svc/errors';
 import { HEADER } from '@svc/headers';
 import type { ZodOpenApiResponseObject } from 'zod-openapi';
 import { walletPaymentRequiredSchema } from '../x402/wallet-payment-required.schema';
@@ -116,25 +116,28 @@ export function errorStatuses(doc: RouteDoc): number[] {
 /** A wallet (SIGN-IN-WITH-X) short of credit gets x402's own 402 and PAYMENT-REQUIRED (docs/wallet.md, "Out of credit"). */
 const WALLET_402 = { [HEADER.paymentRequired]: ROUTE_HEADERS[HEADER.paymentRequired], [HEADER.balanceRemaining]: BILLED[HEADER.balanceRemaining] };
 
-function errorContent(status: number, walletPayments: boolean) {
+function errorContent(status: number, walletPayments: boolean, style: ErrorStyle) {
+  // ERROR_STYLE=openai: every error is OpenAI's shape (docs/errors.md); x402's 402 stays its own.
+  if (style === 'openai')
+    return { 'application/json': { schema: status === 402 && walletPayments ? z.union([openAiErrorSchema, walletPaymentRequiredSchema]) : openAiErrorSchema } };
   if (status === 400) return { 'application/json': { schema: z.union([detailedErrorSchema, openAiErrorSchema]) } };
   if (status === 402 && walletPayments) return { 'application/json': { schema: z.union([standardErrorSchema, walletPaymentRequiredSchema]) } };
   return { 'application/json': { schema: standardErrorSchema } };
 }
 
 /** `walletPayments`: charged inference a wallet may call, whose 402 may be x402's (WALLET_402). */
-export function errorResponse(status: number, own: readonly string[] = [], walletPayments = false): ZodOpenApiResponseObject {
+export function errorResponse(status: number, own: readonly string[] = [], walletPayments = false, style: ErrorStyle = 'standard'): ZodOpenApiResponseObject {
   const retry = status === 429 || status === 503 ? RETRY : {};
   const wallet = status === 402 && walletPayments ? WALLET_402 : {};
   return {
     description: WHY[status] ?? 'Error',
     headers: z.object({ ...EVERY_ANSWER, ...retry, ...ERROR_ONLY, ...wallet, ...routeHeaders(own) }),
-    content: errorContent(status, walletPayments),
+    content: errorContent(status, walletPayments, style),
   };
 }
 
-export function successResponse(doc: RouteDoc): ZodOpenApiResponseObject {
-  if ((doc.status ?? 200) >= 400) return errorResponse(doc.status ?? 200, doc.headers);
+export function successResponse(doc: RouteDoc, style: ErrorStyle = 'standard'): ZodOpenApiResponseObject {
+  if ((doc.status ?? 200) >= 400) return errorResponse(doc.status ?? 200, doc.headers, false, style);
   const answerHeaders = z.object({
     ...EVERY_ANSWER,
     ...(doc.access === 'public' ? {} : RATE_LIMITED),

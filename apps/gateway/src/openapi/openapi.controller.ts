@@ -1,11 +1,13 @@
-import { Controller, Get, Header, Param, Res } from '@nestjs/common';
+import { Controller, Get, Header, Inject, Param, Res } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { HEADER } from '@svc/headers';
 import { stringify } from 'yaml';
 import { Public } from '../auth/auth.decorators';
+import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { DOCS_ASSETS, DOCS_HTML, loadDocsAssets } from './docs-page';
 import { buildOpenApiDocument } from './openapi-document';
+import { ROUTE_DOCS } from './route-docs';
 
 const CACHE = 'public, max-age=300';
 
@@ -15,10 +17,14 @@ const CACHE = 'public, max-age=300';
 @Controller()
 export class OpenApiController {
   /** Built at boot (about 80 ms): a schema zod-openapi cannot render stops the gateway at start, not at a request. */
-  private readonly json = JSON.stringify(buildOpenApiDocument());
+  private readonly json: string;
   /** Rendered at the first request for it (about 200 ms), then kept. */
   private yaml?: string;
   private readonly assets = loadDocsAssets();
+
+  constructor(@Inject(GATEWAY_CONFIG) config: GatewayConfig) {
+    this.json = JSON.stringify(buildOpenApiDocument(ROUTE_DOCS, config.ERROR_STYLE));
+  }
 
   @Public()
   @Get('openapi.yaml')

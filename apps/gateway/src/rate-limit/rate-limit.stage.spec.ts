@@ -78,6 +78,8 @@ describe('rate-limit stage', () => {
     // retry-after: when the oldest request leaves the 60 s window (all 20 were counted just now).
     expect((err as DomainError).retryAfterSeconds).toBeGreaterThan(59);
     expect((err as DomainError).retryAfterSeconds).toBeLessThanOrEqual(60);
+    // OpenAI's 429 type (ERROR_STYLE=openai): a request limit.
+    expect((err as DomainError).limitedOn).toBe('requests');
     expect(replyHeaders.take(refused.requestId)).toMatchObject({ 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-type': 'user' });
     expect(logged).toEqual([expect.objectContaining({ requestId: refused.requestId, type: 'RPM', scope: 'user', model: 'm' })]);
     expect(JSON.stringify(logged)).not.toMatch(/messages|content/);
@@ -86,7 +88,7 @@ describe('rate-limit stage', () => {
   it('tells the client not to retry a request larger than the token limit (x-should-retry), with retry-after a window', async () => {
     const { stage, replyHeaders } = setup();
     const huge = request({ worstCase: { kind: 'text', promptTokens: 400_000, completionTokens: 200_000 } });
-    await expect(stage.admit(huge)).rejects.toMatchObject({ code: ErrorCode.RateLimited, retryAfterSeconds: 60 });
+    await expect(stage.admit(huge)).rejects.toMatchObject({ code: ErrorCode.RateLimited, retryAfterSeconds: 60, limitedOn: 'tokens' });
     expect(replyHeaders.take(huge.requestId)).toMatchObject({ 'x-should-retry': 'false', 'x-ratelimit-limit-tokens': '500000' });
   });
 

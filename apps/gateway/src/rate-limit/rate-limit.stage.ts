@@ -74,6 +74,7 @@ export class RateLimitStage implements AdmissionStage {
       const retryAfterSeconds = ((denial.retryAt ?? now + this.config.RATE_LIMIT_WINDOW_MS) - now) / 1000;
       throw new DomainError(ErrorCode.RateLimited, denialMessage({ ...plan, buckets: [...counted.buckets] }, denial, now, cost), undefined, {
         retryAfterSeconds,
+        limitedOn: typeOfDenial(denial.kind) === 'TPM' ? 'tokens' : 'requests',
       });
     }
     return {
