@@ -47,6 +47,13 @@ const ROWS: Row[] = [
   },
   { name: 'a balance worth 5 requests, 100 at once', body: hello({ max_tokens: 8 }), worth: 5.5, concurrency: 100, on: 'balance' },
   {
+    name: 'a key limit worth 3 requests with max_tokens 64 (capped), 200 at once',
+    body: hello({ max_tokens: 64 }),
+    worth: 3.5,
+    concurrency: 200,
+    on: 'key limit',
+  },
+  {
     name: 'embeddings of a 60-word text (byte bound: about 5 times its tokens)',
     body: { model: 'text-embedding-3-small', input: SIXTY_WORDS },
     worth: 3.5,

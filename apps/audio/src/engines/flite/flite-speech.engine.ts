@@ -3,6 +3,7 @@ import { StreamingEncoder } from '../ffmpeg/encoder';
 import { wavSamples } from '../ffmpeg/wav';
 import { AudioAbortedError, OnAudio, SpeakRequest, SpeakResult, SpeechEngine } from '../engine';
 import { splitForSpeech } from '../text-chunks';
+import { inProcessSlot } from '../process-slots';
 import { FliteProcess } from './flite-process';
 
 /** Flite's built-in voices at 16 kHz (kal is 8 kHz; kal16 is its 16 kHz build). */
@@ -20,7 +21,8 @@ const GAP = Buffer.alloc(16_000 * 2 * 0.25);
 
 /**
  * Embedded TTS: Flite (WASI, in a child process) per sentence, then one ffmpeg process encoding
- * and applying the speed as the PCM arrives; streamed output leaves ffmpeg as it is encoded.
+ * and applying the speed as the PCM arrives; streamed output leaves ffmpeg as it is encoded. At
+ * most AUDIO_PROCESS_CONCURRENCY requests encode at once.
  */
 export class FliteSpeechEngine implements SpeechEngine {
   readonly kind = 'embedded' as const;
@@ -41,7 +43,19 @@ export class FliteSpeechEngine implements SpeechEngine {
     return this.flite.pid;
   }
 
-  async speak(request: SpeakRequest, onAudio?: OnAudio): Promise<SpeakResult> {
+  /**
+   * Waits for an `engine` process slot (process-slots.ts) before its ffmpeg encoder starts: 200
+   * requests at once must not start 200 encoders on a 2-core machine and starve the service's
+   * heartbeats. A request aborted while it waits starts nothing.
+   */
+  speak(request: SpeakRequest, onAudio?: OnAudio): Promise<SpeakResult> {
+    return inProcessSlot('engine', () => {
+      if (request.signal.aborted) throw new AudioAbortedError('aborted');
+      return this.speakNow(request, onAudio);
+    });
+  }
+
+  private async speakNow(request: SpeakRequest, onAudio?: OnAudio): Promise<SpeakResult> {
     const pieces = splitForSpeech(request.input);
     // Streamed output is forwarded in order; forwarding awaits the reader (back-pressure).
     let forwarding: Promise<void> = Promise.resolve();
