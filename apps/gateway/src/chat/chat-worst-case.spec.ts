@@ -2,7 +2,8 @@ import { ModelDefinition } from '@svc/catalog';
 import { ChatCompletionParams, SVC_PARAMETER_DEFAULTS, WEB_CONTEXT_MAX_BYTES } from '@svc/contracts';
 import { chatWorstCase, exactChatWorstCase, PromptAdditions } from './chat-worst-case';
 
-const model = (context?: number, cap = 100) => ({ id: 'm', availableContextTokens: context, maxCompletionTokens: cap }) as unknown as ModelDefinition;
+const model = (context?: number, cap = 100, kind = 'openai-compatible') =>
+  ({ id: 'm', availableContextTokens: context, maxCompletionTokens: cap, engine: { kind } }) as unknown as ModelDefinition;
 const none: PromptAdditions = { budget: { systemPromptBytes: 0, noThinkInstructionBytes: 0, separatorBytes: 0 }, personaBytes: 0 };
 const params = (extra: Partial<ChatCompletionParams> = {}): ChatCompletionParams => ({ model: 'm', messages: [{ role: 'user', content: 'hi' }], ...extra });
 const prompt = (p: ChatCompletionParams, additions = none, m = model()) => chatWorstCase(p, m, additions).promptTokens;
@@ -43,6 +44,18 @@ describe('chatWorstCase', () => {
     expect(chatWorstCase(params({ max_tokens: 8, n: 3 }), model(), none).completionTokens).toBe(24);
     expect(chatWorstCase(params({ max_tokens: 8000 }), model(undefined, 100), none).completionTokens).toBe(100);
     expect(chatWorstCase(params(), model(undefined, 64), none).completionTokens).toBe(64);
+  });
+
+  it('counts the prompt and the completion twice where an embedded engine may retry a checked answer (tools, json_schema)', () => {
+    const tools = [{ type: 'function' as const, function: { name: 'lookup', parameters: { type: 'object' } } }];
+    const schema = { type: 'json_schema' as const, json_schema: { name: 'x', schema: { type: 'object' } } };
+    const embedded = model(undefined, 100, 'embedded-llama');
+    for (const extra of [{ tools }, { response_format: schema }]) {
+      const once = chatWorstCase(params({ max_tokens: 8, ...extra }), model(), none);
+      const twice = chatWorstCase(params({ max_tokens: 8, ...extra }), embedded, none);
+      expect(twice).toMatchObject({ promptTokens: once.promptTokens * 2, completionTokens: 16 });
+    }
+    expect(chatWorstCase(params({ max_tokens: 8 }), embedded, none).completionTokens).toBe(8);
   });
 
   it('never counts more prompt than the model’s context can take', () => {

@@ -36,8 +36,10 @@ export function usesWebContext(params: ChatCompletionParams): boolean {
  * response-format schemas, and the web context at its cap. Every token of a byte-level or
  * byte-fallback tokenizer covers at least one UTF-8 byte, so bytes bound tokens. A model that
  * declares its context cannot take a longer prompt (the service refuses it), so that bounds it
- * too. The prompt is billed once; the completion once per choice (`n`). Fallback models count
- * with the largest context and completion cap among them.
+ * too. The prompt is billed once; the completion once per choice (`n`); both twice where an
+ * embedded engine may retry a checked answer (tools, a json_schema response format), as the
+ * engine counts both attempts. Fallback models count with the largest context and completion cap
+ * among them.
  */
 export function chatWorstCase(
   params: ChatCompletionParams,
@@ -61,13 +63,21 @@ export function chatWorstCase(
   const contexts = candidates.map((m) => m.availableContextTokens);
   if (contexts.every((c): c is number => c !== undefined && c > 0)) prompt = Math.min(prompt, Math.max(...contexts));
   const completion = Math.max(...candidates.map((m) => completionCap(m, params)));
+  // An embedded engine checks a tool call or a json_schema answer and may generate it once more.
+  const evaluations = candidates.some((m) => m.engine.kind === 'embedded-llama') && checksAnswer(params) ? 2 : 1;
   return {
     kind: 'text',
-    promptTokens: prompt,
-    completionTokens: completion * (params.n ?? 1),
+    promptTokens: prompt * evaluations,
+    completionTokens: completion * (params.n ?? 1) * evaluations,
     ...(svc.enable_web_search !== 'off' ? { webSearches: MAX_WEB_SEARCHES } : {}),
     ...(svc.enable_web_scraping ? { webScrapes: MAX_WEB_SCRAPES } : {}),
   };
+}
+
+/** Whether the answer is checked against a schema (a tool call's arguments, a json_schema response format), so an embedded engine may retry it. */
+function checksAnswer(params: ChatCompletionParams): boolean {
+  const format = params.response_format as { type?: string; json_schema?: { schema?: unknown } } | undefined;
+  return Boolean(params.tools?.length) || (format?.type === 'json_schema' && format.json_schema?.schema !== undefined);
 }
 
 /**
