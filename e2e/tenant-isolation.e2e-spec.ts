@@ -197,7 +197,10 @@ describe('tenant isolation: two accounts on each other’s resources', () => {
     ...Object.fromEntries(
       [
         'POST /embeddings',
+        'POST /rerank',
+        'POST /moderations',
         'POST /responses',
+        'POST /completions',
         'POST /image/generate',
         'POST /images/generations',
         'POST /image/edit',

@@ -17,8 +17,9 @@ import { CharactersController } from './characters/characters.controller';
 import { CryptoRpcController } from './crypto-rpc/crypto-rpc.controller';
 import { ChatController } from './chat/chat.controller';
 import { ChatPipeline } from './chat/chat-pipeline';
+import { CompletionsController } from './completions/completions.controller';
 import { AugmentController } from './augment/augment.controller';
-import { EmbeddingsController } from './embeddings/embeddings.controller';
+import { EmbeddingsModule } from './embeddings/embeddings.module';
 import { PromptBudget } from './chat/prompt-budget';
 import { SseStreamer } from './chat/sse-streamer';
 import { SvcParametersResolver } from './chat/svc-parameters.resolver';
@@ -29,8 +30,10 @@ import { ImageModule } from './image/image.module';
 import { GatewayMetrics, NoGatewayMetrics } from './metrics/gateway-metrics';
 import { GATEWAY_LOGGER } from './logger.token';
 import { ModelsController } from './models/models.controller';
+import { ModerationsModule } from './moderations/moderations.module';
 import { OpenApiController } from './openapi/openapi.controller';
 import { RedisModule } from './redis/redis.module';
+import { RerankModule } from './rerank/rerank.module';
 import { ResponsesController } from './responses/responses.controller';
 import { X402Controller } from './x402/x402.controller';
 import { Web3KeysController } from './web3-keys/web3-keys.controller';
@@ -58,15 +61,18 @@ export class AppModule {
         ImageModule,
         AudioModule,
         VideoModule,
+        EmbeddingsModule,
+        RerankModule,
+        ModerationsModule,
       ],
       controllers: [
         HealthController,
         ModelsController,
         ChatController,
         ResponsesController,
+        CompletionsController,
         ApiKeysController,
         Web3KeysController,
-        EmbeddingsController,
         AugmentController,
         CharactersController,
         OpenApiController,

@@ -12,10 +12,12 @@ import { ImageService } from './images/image.service';
 import { loadNsfwjsClassifier, NsfwClassifier } from './images/nsfw-classifier';
 import { SafeMode } from './images/safe-mode';
 import { BLOB_STORE, CATALOG, MEDIA_LOGGER } from './images/tokens';
+import { ModerationHandler } from './moderation/moderation.handler';
+import { ModerationService } from './moderation/moderation.service';
 import { DiffusionVideoEngineFactory, OpenAIVideosEngineFactory, videoGenerationProviders } from './video/engines/generation.providers';
 import { VIDEO_CONTROLLERS, videoImports, videoProviders } from './video/video.wiring';
 
-/** The media service: image generation, editing and upscaling, and video jobs, over NATS (queue group 'media'). */
+/** The media service: image generation, editing and upscaling, moderation, and video jobs, over NATS (queue group 'media'). */
 @Module({})
 export class AppModule implements OnModuleInit, OnApplicationShutdown {
   constructor(
@@ -48,13 +50,14 @@ export class AppModule implements OnModuleInit, OnApplicationShutdown {
         }),
         ...videoImports(config, logger),
       ],
-      controllers: [ImageHandler, ...VIDEO_CONTROLLERS],
+      controllers: [ImageHandler, ModerationHandler, ...VIDEO_CONTROLLERS],
       providers: [
         ...videoProviders(config, catalog, logger, {
           providers: videoGenerationProviders,
           factories: [DiffusionVideoEngineFactory, OpenAIVideosEngineFactory],
         }),
         ImageService,
+        ModerationService,
         BillingSettler,
         settlementJournalProvider(config.SETTLEMENT_JOURNAL_DIR, 'media', logger),
         { provide: ImageEngineRegistry, useValue: engines },

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { modelPricingSchema } from '@svc/pricing';
 import { augmentSectionSchema } from './augment-tools';
 
-export const MODEL_TYPES = ['text', 'embedding', 'image', 'tts', 'asr', 'video', 'upscale', 'inpaint', 'music', 'background-remove'] as const;
+export const MODEL_TYPES = ['text', 'embedding', 'image', 'tts', 'asr', 'video', 'upscale', 'inpaint', 'music', 'background-remove', 'moderation'] as const;
 export type ModelType = (typeof MODEL_TYPES)[number];
 
 export const RATE_LIMIT_TIERS = ['XS', 'S', 'M', 'L'] as const;
@@ -57,6 +57,15 @@ export const engineSchema = z.discriminatedUnion('kind', [
       file: z.string().min(1),
       maxParallel: z.number().int().positive().default(1),
       maxQueue: z.number().int().nonnegative().default(4),
+    })
+    .strict(),
+  z
+    .object({
+      /**
+       * `moderation` models: images classified by the media service's safe-mode classifier (nsfwjs
+       * MobileNetV2); it scores adult content only, and no text (docs/rerank-moderation.md).
+       */
+      kind: z.literal('embedded-image-safety'),
     })
     .strict(),
   z
@@ -234,11 +243,25 @@ export function embeddingConstraintsOf(model: Pick<ModelDefinition, 'constraints
   return embeddingConstraintsSchema.parse(model.constraints);
 }
 
+/** Moderation engines: the embedded image classifier or an upstream `/moderations`; priced per classified input, if at all. */
+function checkModerationModel(model: ModelDefinition, ctx: z.RefinementCtx): void {
+  if (model.engine.kind !== 'embedded-image-safety' && model.engine.kind !== 'openai-compatible')
+    ctx.addIssue({ code: 'custom', path: ['engine', 'kind'], message: 'a moderation model runs on embedded-image-safety or openai-compatible' });
+  const priced = Object.keys(model.pricing).filter((field) => field !== 'per_request');
+  if (priced.length > 0)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['pricing'],
+      message: `a moderation model is priced by per_request (per classified input) only, not ${priced.join(', ')}`,
+    });
+}
+
 export const catalogSchema = z
   .object({
     models: z
       .array(
         modelSchema.superRefine((model, ctx) => {
+          if (model.type === 'moderation') return checkModerationModel(model, ctx);
           if (model.type !== 'embedding') return;
           const parsed = embeddingConstraintsSchema.safeParse(model.constraints);
           if (!parsed.success)

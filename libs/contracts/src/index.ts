@@ -8,6 +8,7 @@ export * from './media';
 export * from './billing';
 export * from './stream';
 export * from './embeddings';
+export * from './moderations';
 export * from './augment';
 export * from './audio';
 export * from './video';

@@ -27,6 +27,8 @@ import { countEmbeddingTokensRequestSchema, createEmbeddingsRequestSchema } from
 import { EMBEDDINGS } from './embeddings/subjects';
 import { imageBackgroundRemoveRequestSchema, imageEditRequestSchema, imageGenerateRequestSchema, imageUpscaleRequestSchema } from './media/schemas';
 import { MEDIA } from './media/subjects';
+import { createModerationRequestSchema } from './moderations/schemas';
+import { MODERATIONS } from './moderations/subjects';
 import { RpcRequest, RpcSubject } from './rpc';
 import {
   downloadVideoRequestSchema,
@@ -64,6 +66,7 @@ export const REQUEST_SCHEMAS = {
   [MEDIA.IMAGE_EDIT]: imageEditRequestSchema,
   [MEDIA.IMAGE_UPSCALE]: imageUpscaleRequestSchema,
   [MEDIA.IMAGE_BACKGROUND_REMOVE]: imageBackgroundRemoveRequestSchema,
+  [MODERATIONS.CREATE]: createModerationRequestSchema,
   [AUDIO.SPEECH]: speechRequestSchema,
   [AUDIO.SPEECH_STREAM]: streamSpeechRequestSchema,
   [AUDIO.PROBE]: probeAudioRequestSchema,

@@ -8,6 +8,7 @@ import { EmbeddingsRpc } from './embeddings/subjects';
 import { HealthReply, HealthRequest, HealthSubject } from './health/health';
 import { KeysEvents, KeysRpc } from './keys/subjects';
 import { MediaRpc } from './media/subjects';
+import { ModerationsRpc } from './moderations/subjects';
 import { VideoRpc } from './video/subjects';
 import { WalletAuthRpc } from './wallet-auth/subjects';
 import { X402Rpc } from './x402/subjects';
@@ -23,6 +24,7 @@ export type RpcMap = KeysRpc &
   CharactersRpc &
   AudioRpc &
   EmbeddingsRpc &
+  ModerationsRpc &
   AugmentRpc &
   X402Rpc &
   WalletAuthRpc &

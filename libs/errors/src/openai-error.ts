@@ -20,17 +20,19 @@ export interface OpenAiErrorBody {
 /** OpenAI's error code for a prompt longer than the model's context. */
 export const CONTEXT_LENGTH_EXCEEDED = 'context_length_exceeded';
 
+/** The request field a too-long prompt came in: chat's `messages`, `input` (embeddings, Responses), legacy completions' `prompt`. */
+export type ContextParam = 'messages' | 'input' | 'prompt';
+
 /**
  * A prompt over the model's context: a 400 answered in OpenAI's shape (docs/chat.md, "Context
  * length and token counts"). `param` is the request field that is too long (`messages` for chat,
  * `input` for embeddings). With both counts the message is OpenAI's own wording.
  */
-export function contextLengthExceeded(promptTokens?: number, contextTokens?: number, param: 'messages' | 'input' = 'messages'): DomainError {
-  const what = param === 'messages' ? 'messages' : 'input';
+export function contextLengthExceeded(promptTokens?: number, contextTokens?: number, param: ContextParam = 'messages'): DomainError {
   const message =
     promptTokens !== undefined && contextTokens !== undefined
-      ? `This model's maximum context length is ${contextTokens} tokens. However, your ${what} resulted in ${promptTokens} tokens. Please reduce the length of the ${what}.`
-      : `The ${what} exceed${what === 'input' ? 's' : ''} this model's maximum context length. Please reduce the length of the ${what}.`;
+      ? `This model's maximum context length is ${contextTokens} tokens. However, your ${param} resulted in ${promptTokens} tokens. Please reduce the length of the ${param}.`
+      : `The ${param} exceed${param === 'messages' ? '' : 's'} this model's maximum context length. Please reduce the length of the ${param}.`;
   return new DomainError(
     ErrorCode.Validation,
     message,
@@ -47,7 +49,7 @@ export function isContextLengthExceeded(err: unknown): err is DomainError {
  * The same context-length error naming another request field: the Responses API sends chat
  * messages as `input`, so its clients expect `param: "input"` (with the counts kept).
  */
-export function contextLengthExceededAs(err: DomainError, param: 'messages' | 'input'): DomainError {
+export function contextLengthExceededAs(err: DomainError, param: ContextParam): DomainError {
   const counts = /maximum context length is (\d+) tokens\. However, your \w+ resulted in (\d+) tokens/.exec(err.message);
   return counts ? contextLengthExceeded(Number(counts[2]), Number(counts[1]), param) : contextLengthExceeded(undefined, undefined, param);
 }

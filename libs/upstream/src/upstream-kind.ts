@@ -1,10 +1,11 @@
 /** Every kind of engine that calls a server outside the platform. */
-export type UpstreamKind = 'chat' | 'embeddings' | 'image' | 'speech' | 'transcription' | 'video';
+export type UpstreamKind = 'chat' | 'embeddings' | 'moderation' | 'image' | 'speech' | 'transcription' | 'video';
 
 /** How messages name the server ("The model server timed out."). */
 export const SERVER_LABEL: Record<UpstreamKind, string> = {
   chat: 'model server',
   embeddings: 'model server',
+  moderation: 'model server',
   image: 'image server',
   speech: 'audio server',
   transcription: 'audio server',
@@ -15,6 +16,7 @@ export const SERVER_LABEL: Record<UpstreamKind, string> = {
 export const CONTEXT_PARAM: Record<UpstreamKind, 'messages' | 'input' | undefined> = {
   chat: 'messages',
   embeddings: 'input',
+  moderation: undefined,
   image: undefined,
   speech: undefined,
   transcription: undefined,

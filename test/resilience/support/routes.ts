@@ -95,7 +95,33 @@ export function gatewayRoutes(fixtures: { png: Buffer; wav: Buffer }): Route[] {
         svc_parameters: { disable_thinking: true },
       },
     },
+    {
+      method: 'POST',
+      path: '/completions',
+      openAiErrors: true,
+      baseline: 402,
+      json: {
+        model: 'default',
+        prompt: 'Name a colour.',
+        max_tokens: 8,
+        temperature: 0.5,
+        top_p: 0.9,
+        stop: ['\n\n'],
+        seed: 7,
+        n: 1,
+        logprobs: 1,
+        user: 'fuzz',
+      },
+    },
     { method: 'POST', path: '/embeddings', baseline: 402, json: { model: 'text-embedding-3-small', input: ['a lamp', 'a light'], encoding_format: 'float' } },
+    {
+      method: 'POST',
+      path: '/rerank',
+      baseline: 402,
+      json: { model: 'text-embedding-3-small', query: 'a lamp', documents: ['a light', { text: 'a river' }], top_n: 1 },
+    },
+    // Text with only the image classifier configured: a 400 saying no text moderation model is, before any credit is asked for.
+    { method: 'POST', path: '/moderations', baseline: 400, json: { model: 'omni-moderation-latest', input: ['a lamp', 'a light'] } },
     { method: 'GET', path: '/image/styles', baseline: 200 },
     {
       method: 'POST',

@@ -145,7 +145,7 @@ export class ChatService {
           const rest = filter(index).flush();
           if (rest) await publisher.chunk(chunks.content(rest, index));
           const calls = documents ? [documents, ...(choice.toolCalls ?? [])] : choice.toolCalls;
-          if (calls?.length) await publisher.chunk(chunks.toolCalls(calls, index));
+          for (const chunk of chunks.toolCalls(calls ?? [], index)) await publisher.chunk(chunk);
         },
       });
       const result = combineResults(results);

@@ -29,6 +29,10 @@ function messageOf(result: GenerateResult): ChatCompletion['choices'][number]['m
   return { role: 'assistant', content: result.text, refusal: null };
 }
 
+/**
+ * No `system_fingerprint`: no engine reports one, and OpenAI's schema types the field as a string
+ * when present (null breaks it), so it is left out, as OpenAI leaves it out for some models.
+ */
 export function toCompletion(id: string, model: string, generated: GenerateResult | GenerateResult[]): ChatCompletion {
   const results = Array.isArray(generated) ? generated : [generated];
   const result = combineResults(results);
@@ -39,7 +43,6 @@ export function toCompletion(id: string, model: string, generated: GenerateResul
     model,
     choices: results.map((r, index) => ({ index, message: messageOf(r), logprobs: r.logprobs ?? null, finish_reason: r.finishReason })),
     usage: usageOf(result),
-    system_fingerprint: null,
   };
 }
 
@@ -57,9 +60,15 @@ export class ChunkFactory {
   content(text: string, index = 0): ChatCompletionChunk {
     return this.chunk({ content: text }, null, index);
   }
-  /** Tool calls arrive whole (one delta), with the finish reason in the chunk after. */
-  toolCalls(calls: ToolCall[], index = 0): ChatCompletionChunk {
-    return this.chunk({ tool_calls: calls.map((c, i) => ({ index: i, ...c })) }, null, index);
+  /**
+   * Finished tool calls as OpenAI streams them: per call, a chunk naming it (id, type, name, empty
+   * arguments), then a chunk with its arguments; the finish reason comes in the chunk after.
+   */
+  toolCalls(calls: ToolCall[], index = 0): ChatCompletionChunk[] {
+    return calls.flatMap((c, i) => [
+      this.chunk({ tool_calls: [{ index: i, id: c.id, type: 'function', function: { name: c.function.name, arguments: '' } }] }, null, index),
+      this.chunk({ tool_calls: [{ index: i, function: { arguments: c.function.arguments } }] }, null, index),
+    ]);
   }
   finish(reason: FinishReason, index = 0, logprobs: ChoiceLogprobs | null = null): ChatCompletionChunk {
     const chunk = this.chunk({}, reason, index);
@@ -75,11 +84,10 @@ export class ChunkFactory {
       model: this.model,
       choices: [],
       svc_search_results: results,
-      system_fingerprint: null,
     };
   }
   usage(usage: Usage): ChatCompletionChunk {
-    return { id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.model, choices: [], usage, system_fingerprint: null };
+    return { id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.model, choices: [], usage };
   }
 
   private chunk(delta: ChatCompletionChunk['choices'][number]['delta'], finish: FinishReason | null, index = 0): ChatCompletionChunk {
@@ -89,7 +97,6 @@ export class ChunkFactory {
       created: this.created,
       model: this.model,
       choices: [{ index, delta, logprobs: null, finish_reason: finish }],
-      system_fingerprint: null,
     };
   }
 }

@@ -30,6 +30,7 @@ export class EngineRegistry extends ModelEngineRegistry<TextEngine> {
       case 'embedded-ffmpeg-video':
       case 'embedded-diffusion-video':
       case 'embedded-word-vectors':
+      case 'embedded-image-safety':
       case 'embedded-flite':
       case 'embedded-pocketsphinx':
       case 'sdapi':

@@ -105,7 +105,7 @@ describe('chat request features on the embedded engine (tiny model)', () => {
       expect(Person.safeParse(JSON.parse(streamed)).error).toBeUndefined();
     });
 
-    it('tool arguments from zod pass zod; what no grammar enforces is checked after, and a second miss is a 502 naming the place', async () => {
+    it('tool arguments from zod pass zod; what no grammar enforces is checked after, and a second miss is a 400 naming the place (never a 5xx)', async () => {
       const Args = z.object({ city: z.string().max(16), days: z.number().int().min(1).max(7), contact: z.email() });
       const tools = [{ type: 'function' as const, function: { name: 'forecast', parameters: z.toJSONSchema(Args) } }];
       const { results } = await runRoomy({ tools, tool_choice: 'required' });
@@ -115,7 +115,8 @@ describe('chat request features on the embedded engine (tiny model)', () => {
       const schema = { type: 'object', properties: { code: { type: 'string', pattern: '^x{5}$', maxLength: 5 } }, required: ['code'] };
       const failure = await runRoomy({ response_format: { type: 'json_schema', json_schema: { name: 'c', schema } } }).catch((e: unknown) => e);
       expect(failure).toBeInstanceOf(DomainError);
-      expect(failure).toMatchObject({ status: 502, message: expect.stringContaining('#/properties/code must match pattern') });
+      expect(failure).toMatchObject({ status: 400, message: expect.stringContaining('#/properties/code must match pattern') });
+      expect((failure as DomainError).details).toHaveProperty(['response_format', 'json_schema', 'schema']);
     });
   });
 

@@ -34,7 +34,7 @@ export interface ChatAnswer<T> {
 }
 
 /**
- * The one way a text route runs (/chat/completions, /responses): model and svc_parameters
+ * The one way a text route runs (/chat/completions, /responses, /completions): model and svc_parameters
  * resolved, admission (rate limits, credit) for the worst case, the chat service plain or
  * streamed, settlement with the exact counts. Routes differ only in their contract's mapping.
  */

@@ -9,6 +9,7 @@ import { augmentScrapeSchema, augmentSearchSchema, textParserSchema } from '../a
 import { usageAnalyticsQuery, usageHistoryQuery } from '../billing/billing.dto';
 import { addReviewBody, createCharacterBody, listCharactersQuery, listReviewsQuery, reviewIdSchema } from '../characters/characters.dto';
 import { chatRequestSchema } from '../chat/chat-request.dto';
+import { completionsRequestSchema } from '../completions/completions-request.dto';
 import { cryptoRpcBodySchema, cryptoRpcParams, idempotencyKeySchema } from '../crypto-rpc/crypto-rpc.dto';
 import { embeddingsRequestSchema } from '../embeddings/embeddings-request.dto';
 import {
@@ -21,6 +22,8 @@ import {
   openAiImageSchema,
 } from '../image/image-request.dto';
 import { listQuery, typedQuery } from '../models/models.controller';
+import { moderationsRequestSchema } from '../moderations/moderations-request.dto';
+import { rerankRequestSchema } from '../rerank/rerank-request.dto';
 import { responsesRequestSchema } from '../responses/responses-request.dto';
 import { completeVideoSchema, queueVideoSchema, quoteVideoSchema, retrieveVideoSchema } from '../video/video-request.dto';
 import { generateWeb3KeySchema } from '../web3-keys/web3-keys.dto';
@@ -101,7 +104,29 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     answers: SSE,
     headers: ['x-svc-completion-capped'],
   },
+  'POST /completions': {
+    summary: 'Legacy text completion (OpenAI-compatible): the prompt runs as one chat turn (docs/completions.md); streamed with stream: true',
+    access: 'key',
+    billed: true,
+    body: completionsRequestSchema,
+    answers: SSE,
+    headers: ['x-svc-completion-capped'],
+  },
   'POST /embeddings': { summary: 'Embeddings (OpenAI-compatible)', access: 'key', billed: true, body: embeddingsRequestSchema },
+  'POST /rerank': {
+    summary: 'Rank documents by relevance to a query (Cohere/Jina shape) on an embedding model, billed as its input tokens',
+    access: 'key',
+    billed: true,
+    body: rerankRequestSchema,
+    errors: [404],
+  },
+  'POST /moderations': {
+    summary: 'Moderation (OpenAI-compatible): images by the built-in classifier, text only on a configured moderation model',
+    access: 'key',
+    billed: true,
+    body: moderationsRequestSchema,
+    errors: [404],
+  },
   'GET /models': { summary: 'List models', access: 'public', local: true, query: listQuery },
   'GET /models/traits': { summary: 'Model traits and the model each names', access: 'public', local: true, query: typedQuery },
   'GET /models/compatibility_mapping': {

@@ -27,7 +27,9 @@ export function limitClassOf(model: (Pick<ModelDefinition, 'type' | 'rateLimitTi
     case 'asr':
     case 'music':
       return 'audio';
+    // Moderation is a classifier pass like an embedding: it shares that class's limits.
     case 'embedding':
+    case 'moderation':
       return 'embedding';
     // Submitting a video job; polling it is `video-retrieve`, chosen by the retrieve endpoint.
     case 'video':

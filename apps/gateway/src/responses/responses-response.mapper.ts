@@ -17,7 +17,8 @@ export interface ResponseIdentity {
 
 /**
  * The response before any output: the request's settings echoed as OpenAI echoes them (tools in
- * the Responses shape), `store: false` because nothing is stored, status `in_progress`.
+ * the Responses shape), `store: false` because nothing is stored, status `in_progress`. No `usage`
+ * until there is one: OpenAI's schema types it as an object, so null would break it.
  */
 export function responseShell(request: ResponsesRequestBody, identity: ResponseIdentity): ResponseObject {
   return {
@@ -48,7 +49,6 @@ export function responseShell(request: ResponsesRequestBody, identity: ResponseI
     })),
     top_p: request.top_p ?? null,
     truncation: request.truncation ?? 'disabled',
-    usage: null,
     ...(request.user ? { user: request.user } : {}),
   };
 }

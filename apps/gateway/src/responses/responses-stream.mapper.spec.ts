@@ -44,7 +44,9 @@ describe('chat chunks → Responses stream events', () => {
       'response.completed',
     ]);
     expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i));
-    expect(events[0]).toMatchObject({ response: { id: 'resp_1', status: 'in_progress', output: [], usage: null, model: 'svc-zoo-chat' } });
+    expect(events[0]).toMatchObject({ response: { id: 'resp_1', status: 'in_progress', output: [], model: 'svc-zoo-chat' } });
+    // No usage before there is one: OpenAI's schema types `usage` as an object, never null.
+    for (const e of events.slice(0, 2)) expect(e.response).not.toHaveProperty('usage');
     const item = events[2].item as { id: string };
     expect(events[2]).toMatchObject({ output_index: 0, item: { type: 'message', status: 'in_progress', content: [] } });
     expect(events[3]).toMatchObject({ item_id: item.id, content_index: 0 });

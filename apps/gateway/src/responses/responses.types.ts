@@ -66,7 +66,8 @@ export interface ResponseObject {
   incomplete_details: { reason: 'max_output_tokens' | 'content_filter' } | null;
   model: string;
   output: OutputItem[];
-  usage: ResponseUsage | null;
+  /** Absent while the response is in progress (stream events before the last). */
+  usage?: ResponseUsage;
   cost?: ResponseCost;
   [echoed: string]: unknown;
 }

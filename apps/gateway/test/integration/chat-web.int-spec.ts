@@ -237,12 +237,13 @@ describe('return_search_results_as_documents', () => {
     expect(finish_reason).toBe('stop');
   });
 
-  it('streams the tool call as an indexed delta', async () => {
+  it('streams the tool call as OpenAI does: an indexed delta naming it, then its arguments', async () => {
     const chunks = chunksOf((await chat({ enable_web_search: 'on', return_search_results_as_documents: true }, { stream: true })).text);
     const calls = chunks.flatMap((c) => c.choices[0]?.delta?.tool_calls ?? []);
-    expect(calls).toHaveLength(1);
-    expect(calls[0]).toMatchObject({ index: 0, type: 'function', function: { name: 'svc_web_search_documents' } });
-    expect(JSON.parse(calls[0].function.arguments)).toEqual({ documents });
+    expect(calls).toHaveLength(2);
+    expect(calls[0]).toMatchObject({ index: 0, type: 'function', function: { name: 'svc_web_search_documents', arguments: '' } });
+    expect(calls[1]).toEqual({ index: 0, function: { arguments: expect.any(String) } });
+    expect(JSON.parse(calls[1].function.arguments)).toEqual({ documents });
   });
 });
 

@@ -1,3 +1,4 @@
+import { DomainError, ErrorCode } from '@svc/errors';
 import { Logger } from '@svc/logging';
 import { NsfwClassifier } from './nsfw-classifier';
 
@@ -21,7 +22,8 @@ export class SafeMode {
 
   constructor(
     private readonly load: () => Promise<NsfwClassifier | null>,
-    private readonly threshold: number,
+    /** Adult probability from which an output is blurred (and a moderated image flagged `sexual`). */
+    readonly threshold: number,
     private readonly logger: Logger,
   ) {}
 
@@ -52,6 +54,20 @@ export class SafeMode {
       this.logger.error({ requestId, err: err instanceof Error ? err.message : String(err) }, 'safe-mode classifier failed; blurring');
       return { score: null, blur: true };
     }
+  }
+
+  /**
+   * The adult probability of an image for `POST /moderations` (no blur decision): a 503 when no
+   * classifier is loaded, since an unchecked image must not be reported as clean.
+   */
+  async score(rgb: Uint8Array, width: number, height: number): Promise<number> {
+    await this.start();
+    if (!this.classifier)
+      throw new DomainError(
+        ErrorCode.ServiceUnavailable,
+        'The image classifier is not loaded on this server (SAFE_MODE_CLASSIFIER=off, or it failed to load).',
+      );
+    return this.classifier.score(rgb, width, height);
   }
 
   async close(): Promise<void> {

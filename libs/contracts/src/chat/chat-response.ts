@@ -48,6 +48,17 @@ export interface ChatCompletion {
   upstreamRetries?: number;
 }
 
+/**
+ * A streamed piece of a tool call, as OpenAI streams them: the first piece of call `index` carries
+ * its `id`, `type` and `function.name` (with empty arguments), later pieces add `function.arguments`.
+ */
+export interface ToolCallDelta {
+  index: number;
+  id?: string;
+  type?: 'function';
+  function: { name?: string; arguments: string };
+}
+
 export interface ChatCompletionChunk {
   id: string;
   object: 'chat.completion.chunk';
@@ -55,7 +66,7 @@ export interface ChatCompletionChunk {
   model: string;
   choices: Array<{
     index: number;
-    delta: { role?: 'assistant'; content?: string | null; tool_calls?: Array<ToolCall & { index: number }> };
+    delta: { role?: 'assistant'; content?: string | null; tool_calls?: ToolCallDelta[] };
     logprobs: ChoiceLogprobs | null;
     finish_reason: FinishReason | null;
   }>;

@@ -15,6 +15,7 @@ import {
   tokenText,
   usageOf,
 } from './synthetic-completion';
+import { moderationBody } from './synthetic-moderation';
 
 export interface RunningFakeUpstream {
   /** Origin, e.g. `http://127.0.0.1:41234`. */
@@ -28,7 +29,8 @@ export interface RunningFakeUpstream {
 /**
  * A local OpenAI chat-completions server for adapter tests and benchmarks: `POST /v1/chat/completions`
  * (JSON or SSE), `GET /v1/models`, vLLM's `POST /tokenize` (the same prompt count as the
- * completions' usage), configurable timing and failures, and a record of what it received.
+ * completions' usage), `POST /v1/moderations` (synthetic-moderation.ts), configurable timing and
+ * failures, and a record of what it received.
  * A protocol test double: its text is synthetic ("tok0 tok1 ...") and it never serves a real model.
  */
 export class FakeOpenAiUpstream {
@@ -37,6 +39,7 @@ export class FakeOpenAiUpstream {
   private readonly records: RecordedRequest[] = [];
   private received = 0;
   private completions = 0;
+  private moderations = 0;
   private server: Server | undefined;
   private readonly timers = new Set<NodeJS.Timeout>();
 
@@ -134,6 +137,13 @@ export class FakeOpenAiUpstream {
       const chat = parseChatRequest(record.body);
       if (typeof chat === 'string') return sendJson(res, 400, errorBody(chat, 'invalid_request_error', null));
       return this.chat(req, res, record, chat);
+    }
+    if (path === '/v1/moderations') {
+      // Test-only: flags what a text marks with `[flag:<category>]` (synthetic-moderation.ts), judges nothing.
+      if (req.method !== 'POST') return sendJson(res, 405, errorBody(`Method ${req.method} not allowed.`, 'invalid_request_error', null));
+      const answer = moderationBody(record.body, `modr-fake-${++this.moderations}`);
+      if (typeof answer === 'string') return sendJson(res, 400, errorBody(answer, 'invalid_request_error', null));
+      return sendJson(res, 200, answer);
     }
     sendJson(res, 404, errorBody(`Unknown request URL: ${req.method} ${path}.`, 'invalid_request_error', 'unknown_url'));
   }

@@ -6,6 +6,7 @@ import { traceEngine } from '@svc/tracing';
 import { GenerateResult, TextEngine } from '../../engines/engine';
 import { toGenerateRequest } from './generate-request';
 import { runGeneration } from './run-generation';
+import { AnswerMismatchError } from './schema-check';
 
 /** A model that may answer a request: the requested one first, then its `fallbacks` in order. */
 export interface Candidate {
@@ -32,11 +33,14 @@ export interface Choices {
 
 /** Failures a fallback model may answer instead: the model server failed, not the request. */
 const FALLBACK_CODES = new Set<ErrorCode>([ErrorCode.Upstream, ErrorCode.ServiceUnavailable, ErrorCode.Timeout, ErrorCode.RateLimited]);
+/** The model's answer missed its schema twice: a 400, but another model may well meet it. */
+const fallsBack = (err: unknown): boolean => err instanceof AnswerMismatchError || (err instanceof DomainError && FALLBACK_CODES.has(err.code));
 
 /**
  * Generates the request's `n` choices (one after another; seed + i when a seed is given) on the
- * first candidate that answers. A candidate that fails with a server-side error before any
- * output passes the request to the next; validation errors and failures after output do not.
+ * first candidate that answers. A candidate that fails before any output with a server-side
+ * error, or whose answer missed its schema twice, passes the request to the next; other
+ * validation errors and failures after output do not.
  */
 export async function generateChoices(candidates: Candidate[], params: ChatCompletionParams, signal: AbortSignal, events: ChoiceEvents = {}): Promise<Choices> {
   const n = params.n ?? 1;
@@ -66,7 +70,7 @@ export async function generateChoices(candidates: Candidate[], params: ChatCompl
     } catch (err) {
       lastError = err;
       const last = position === candidates.length - 1;
-      if (last || produced || signal.aborted || !(err instanceof DomainError) || !FALLBACK_CODES.has(err.code)) throw err;
+      if (last || produced || signal.aborted || !fallsBack(err)) throw err;
     }
   }
   throw lastError;

@@ -1,13 +1,5 @@
-import { FORMAT_RULES, integerRangeRule, numberRangeRule, ruleNode, ruleOf } from './grammar-rules';
-
-/** The GBNF subset these rules use (literals, classes, groups, |, ?, {m,n}) as a JS regex. */
-function asRegex(rule: string): RegExp {
-  const source = rule.replace(/"((?:[^"\\]|\\.)*)"|\[[^\]]*\]|\s+/g, (token, literal: string | undefined) => {
-    if (literal !== undefined) return literal.replace(/\\(.)/g, '$1').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    return token.trim() === '' ? '' : token;
-  });
-  return new RegExp(`^(?:${source})$`);
-}
+import { asRegex, sampler } from '../../../test/gbnf-sampler';
+import { fractionRangeRule, integerRangeRule, numberRangeRule, ruleNode, ruleOf } from './grammar-rules';
 
 const matches = (rule: string, text: string): boolean => asRegex(rule).test(text);
 
@@ -42,13 +34,25 @@ describe('grammar rules for what node-llama-cpp cannot say', () => {
   });
 
   it.each([
-    ['email', ['"ada@example.com"', '"a.b+c@mail.example.org"'], ['"ada@"', '"a..b@example.com"', '".a@example.com"', '"a@b"']],
-    ['uuid', ['"123e4567-e89b-42d3-a456-426614174000"'], ['"123e4567e89b42d3a456426614174000"', '"123E4567-E89B-42D3-A456-426614174000"']],
-    ['date', ['"2024-02-28"', '"1999-12-31"'], ['"2024-02-30"', '"2024-13-01"', '"2024-04-31"']],
-    ['date-time', ['"2024-05-01T13:45:00Z"'], ['"2024-05-01T24:00:00Z"', '"2024-05-01 13:45:00"', '"2024-05-01T13:45:00"']],
-  ])('format %s as a quoted JSON string', (format, good, bad) => {
-    for (const text of good) expect([text, matches(FORMAT_RULES[format], text)]).toEqual([text, true]);
-    for (const text of bad) expect([text, matches(FORMAT_RULES[format], text)]).toEqual([text, false]);
+    [{ value: 0, exclusive: true }, { value: 1, exclusive: true }, ['0.01', '0.50', '0.99'], ['0', '1', '0.00', '1.00', '-0.50', '0.5']],
+    [{ value: 0.2, exclusive: false }, { value: 0.8, exclusive: false }, ['0.20', '0.80', '0.55'], ['0.19', '0.81', '0.2', '1.00']],
+    [{ value: 1.25, exclusive: true }, { value: 1.75, exclusive: false }, ['1.26', '1.75'], ['1.25', '1.76', '0.50']],
+    [{ value: -0.8, exclusive: false }, { value: -0.2, exclusive: false }, ['-0.20', '-0.80', '-0.50'], ['0.50', '-0.19', '-0.81']],
+    [{ value: -1, exclusive: true }, { value: 0, exclusive: true }, ['-0.01', '-0.99'], ['-1.00', '0.00', '-0.00']],
+  ])('numbers in %p..%p with no integer inside: a fixed-width fraction that stays inside', (lo, hi, good, bad) => {
+    const rule = fractionRangeRule(lo, hi)!;
+    for (const text of good) expect([text, matches(rule, text)]).toEqual([text, true]);
+    for (const text of bad) expect([text, matches(rule, text)]).toEqual([text, false]);
+    const draw = sampler(rule, 7);
+    for (let i = 0; i < 300; i++) {
+      const value = Number(draw());
+      expect(lo.exclusive ? value > lo.value : value >= lo.value).toBe(true);
+      expect(hi.exclusive ? value < hi.value : value <= hi.value).toBe(true);
+    }
+  });
+
+  it('a range narrower than 6 fraction digits can write has no rule (checked after generation)', () => {
+    expect(fractionRangeRule({ value: 0.1, exclusive: true }, { value: 0.1000001, exclusive: true })).toBeUndefined();
   });
 
   it('a rule travels as a placeholder const the worker can read back', () => {

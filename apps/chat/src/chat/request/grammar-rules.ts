@@ -1,6 +1,6 @@
 /**
- * GBNF rules for what node-llama-cpp's JSON-schema grammar cannot say itself: integer ranges and
- * the email and uuid string formats. A rule travels inside the schema as a placeholder const
+ * GBNF rules for what node-llama-cpp's JSON-schema grammar cannot say itself: number ranges here,
+ * string formats with their lengths in format-rules.ts. A rule travels inside the schema as a placeholder const
  * string, `svcgbnf-<hex of the rule>` (hex: no escaping inside the grammar text); the worker swaps
  * the placeholder's literal for the rule after node-llama-cpp has built the grammar
  * (llama-worker.mjs, `withRules`).
@@ -16,27 +16,6 @@ export function ruleNode(rule: string): { const: string } {
 export function ruleOf(placeholder: string): string | undefined {
   return placeholder.startsWith(RULE_PREFIX) ? Buffer.from(placeholder.slice(RULE_PREFIX.length), 'hex').toString('utf8') : undefined;
 }
-
-const QUOTE = '"\\""';
-// Dot-separated atoms (no leading, trailing or double dot) and hostname labels: what zod's and
-// ajv-formats' email patterns both accept, bounded to everyday lengths (a small model rambles
-// otherwise until max_tokens).
-const ATOM = '[a-zA-Z0-9_+-]{1,20}';
-const LABEL = '[a-zA-Z0-9] ([a-zA-Z0-9-]{0,20} [a-zA-Z0-9])?';
-
-// Days by month (no 29 February: zod's date pattern checks leap years); time without fractions.
-const DATE =
-  '[0-9]{4} "-" (("0" [13578] | "1" [02]) "-" ("0" [1-9] | [12] [0-9] | "3" [01]) | ("0" [469] | "11") "-" ("0" [1-9] | [12] [0-9] | "30") | "02" "-" ("0" [1-9] | "1" [0-9] | "2" [0-8]))';
-const TIME = '([01] [0-9] | "2" [0-3]) ":" [0-5] [0-9] ":" [0-5] [0-9]';
-
-/** Grammars for string formats: a quoted JSON string, so no escapes are needed inside. */
-export const FORMAT_RULES: Record<string, string> = {
-  date: `${QUOTE} ${DATE} ${QUOTE}`,
-  // UTC with Z: what both zod's z.iso.datetime() pattern and ajv-formats accept.
-  'date-time': `${QUOTE} ${DATE} "T" ${TIME} "Z" ${QUOTE}`,
-  email: `${QUOTE} ${ATOM} ("." ${ATOM}){0,2} "@" ${LABEL} ("." ${LABEL}){0,2} "." [a-zA-Z]{2,10} ${QUOTE}`,
-  uuid: `${QUOTE} [0-9a-f]{8} "-" [0-9a-f]{4} "-" [1-8] [0-9a-f]{3} "-" [89ab] [0-9a-f]{3} "-" [0-9a-f]{12} ${QUOTE}`,
-};
 
 /** Past this many digits a bound is not worth a grammar (zod's safe-integer bounds): validated after. */
 const MAX_BOUND_DIGITS = 15;
@@ -81,6 +60,51 @@ export function numberRangeRule(min: bigint | undefined, max: bigint | undefined
   return fraction ? `(${whole} | ${fraction} "." [0-9]{1,6})` : whole;
 }
 
+/** A bound of a number range: its value and whether it is itself excluded. */
+export interface NumberBound {
+  value: number;
+  exclusive: boolean;
+}
+
+/** Most fraction digits a range without an integer in it is written with. */
+const MAX_FRACTION_DIGITS = 6;
+/** Fewest values such a range should offer the model, when that many fraction digits allow it. */
+const ENOUGH_VALUES = 10;
+
+/**
+ * A GBNF expression for numbers in a range with no integer in it (`.positive().lt(1)`,
+ * `.min(0.2).max(0.8)`): one integer part and fraction digits of one width, the fewest digits
+ * (up to 6) that give 10 values, else the most values 6 digits give. Undefined when even 6 digits
+ * give none (a range narrower than 0.000001).
+ */
+export function fractionRangeRule(lo: NumberBound, hi: NumberBound): string | undefined {
+  if (hi.value < 0 || (hi.value === 0 && hi.exclusive)) {
+    const mirrored = fractionRangeRule({ value: -hi.value, exclusive: hi.exclusive }, { value: -lo.value, exclusive: lo.exclusive });
+    return mirrored && `"-" ${mirrored}`;
+  }
+  const whole = Math.floor(lo.value);
+  let best: { digits: number; from: number; to: number } | undefined;
+  for (let digits = 1; digits <= MAX_FRACTION_DIGITS; digits++) {
+    const scale = 10 ** digits;
+    const above = (k: number) => (lo.exclusive ? k / scale > lo.value : k / scale >= lo.value);
+    const below = (k: number) => (hi.exclusive ? k / scale < hi.value : k / scale <= hi.value);
+    // ceil/floor of a scaled float can be one off; step to the exact edge by the same division JSON.parse gives.
+    let from = Math.ceil(lo.value * scale);
+    while (above(from - 1)) from--;
+    while (!above(from)) from++;
+    let to = Math.floor(hi.value * scale);
+    while (below(to + 1)) to++;
+    while (!below(to)) to--;
+    from = Math.max(from, whole * scale + 1);
+    to = Math.min(to, (whole + 1) * scale - 1);
+    if (to >= from && (!best || to - from > best.to - best.from)) best = { digits, from, to };
+    if (best && best.to - best.from + 1 >= ENOUGH_VALUES) break;
+  }
+  if (!best) return undefined;
+  const pad = (k: number) => String(k - whole * 10 ** best!.digits).padStart(best!.digits, '0');
+  return `"${whole}" "." ${sameWidth(pad(best.from), pad(best.to))}`;
+}
+
 /** Non-negative integers >= lo. */
 function atLeast(lo: bigint): string {
   const digits = lo.toString().length;
@@ -102,7 +126,7 @@ function between(lo: bigint, hi: bigint): string {
 }
 
 /** Digit strings of one width from a to b (a <= b), the classic range-to-pattern split. */
-function sameWidth(a: string, b: string): string {
+export function sameWidth(a: string, b: string): string {
   if (a === b) return `"${a}"`;
   if (a.length === 1) return `[${a}-${b}]`;
   if (/^0+$/.test(a) && /^9+$/.test(b)) return `[0-9]{${a.length}}`;

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { asRegex } from '../../../test/gbnf-sampler';
+import { formatRule } from './format-rules';
 import { ruleOf } from './grammar-rules';
 import { toGrammarSchema } from './json-schema-subset';
 
@@ -37,8 +39,32 @@ describe('JSON schema to the embedded grammar', () => {
   it('lists a small integer range with multipleOf, and leaves pattern, number steps and unknown formats to the check after', () => {
     expect(toGrammarSchema({ type: 'integer', minimum: 0, maximum: 20, multipleOf: 5 }, [])).toEqual({ enum: [0, 5, 10, 15, 20] });
     expect(toGrammarSchema({ type: 'string', pattern: '^a', minLength: 2 }, [])).toEqual({ type: 'string', minLength: 2 });
-    expect(toGrammarSchema({ type: 'string', format: 'uri' }, [])).toEqual({ type: 'string' });
+    expect(toGrammarSchema({ type: 'string', format: 'ipv6', maxLength: 20 }, [])).toEqual({ type: 'string', maxLength: 20 });
     expect(toGrammarSchema({ type: 'array', items: { type: 'string' }, uniqueItems: true }, [])).toEqual({ type: 'array', items: { type: 'string' } });
+  });
+
+  it('keeps a length bound together with a format (issue 32: z.string().email().max(30) was a 5xx every time)', () => {
+    const schema = z.toJSONSchema(z.object({ email: z.string().email().max(30), site: z.url().max(40), ip: z.ipv4(), when: z.iso.datetime() }));
+    const grammar = readable(toGrammarSchema(schema, [])) as { properties: Record<string, { rule?: string }> };
+    for (const key of ['email', 'site', 'ip', 'when']) expect([key, grammar.properties[key].rule]).toEqual([key, expect.any(String)]);
+    // The same rule format-rules.spec.ts draws from: never longer than 30.
+    expect(grammar.properties.email.rule).toBe(formatRule('email', undefined, 30, []));
+    expect(() => toGrammarSchema({ type: 'string', format: 'email', maxLength: 4 }, ['x'])).toThrow(/x\.maxLength: No email string is shorter than 6/);
+  });
+
+  it('writes number ranges with no integer inside as fractions, and keeps item counts for node-llama-cpp', () => {
+    const { rule } = readable(toGrammarSchema(z.toJSONSchema(z.number().positive().lt(1)), [])) as { rule: string };
+    for (const [text, ok] of [
+      ['0.01', true],
+      ['0.99', true],
+      ['0.00', false],
+      ['1.00', false],
+      ['0', false],
+    ] as const)
+      expect([text, asRegex(rule).test(text)]).toEqual([text, ok]);
+    expect(readable(toGrammarSchema({ type: 'number', minimum: -0.8, maximum: -0.2 }, []))).toEqual({ rule: expect.stringMatching(/^"-" "0" "\."/) });
+    const list = toGrammarSchema({ type: 'array', items: { type: 'string', format: 'email', maxLength: 20 }, minItems: 2, maxItems: 3 }, []);
+    expect(readable(list)).toEqual({ type: 'array', items: { rule: expect.stringContaining('"@"') }, minItems: 2, maxItems: 3 });
   });
 
   it('reads exclusive bounds (2020-12 numbers and draft-4 booleans) as inclusive integer ranges', () => {

@@ -1,12 +1,11 @@
 import { fieldError } from './content-parts';
-import { FORMAT_RULES, integerRangeRule, numberRangeRule, ruleNode } from './grammar-rules';
+import { formatRule } from './format-rules';
+import { fractionRangeRule, integerRangeRule, NumberBound, numberRangeRule, ruleNode } from './grammar-rules';
 
 type Schema = Record<string, unknown>;
 type Path = Array<string | number>;
 
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null', 'object', 'array']);
-/** String formats node-llama-cpp's grammar builder has rules for. */
-const BUILT_IN_FORMATS = new Set(['time']);
 /** Any JSON value (node-llama-cpp reads an empty schema as `null`). */
 const ANY: Schema = { oneOf: [{ type: ['string', 'number', 'boolean', 'null'] }, { type: 'object', additionalProperties: true }, { type: 'array' }] };
 /** More integers than this in a range with multipleOf: validated after generation instead of listed. */
@@ -15,11 +14,12 @@ const MAX_LISTED = 256;
 /**
  * The grammar for a response_format / tool parameters JSON schema on the embedded engine
  * (docs/chat.md, "Structured outputs"): the schema rewritten into what node-llama-cpp's grammar
- * builder takes, plus our own rules for integer ranges and the email and uuid formats
- * (grammar-rules.ts). What no grammar says (pattern, number bounds, other formats, uniqueItems,
- * not, ...) is left out here and checked on the output (schema-check.ts). A 400 naming the place
- * is only for a schema nothing can satisfy or the engine cannot follow (a malformed type, a `false`
- * schema, an empty integer range, a reference that leaves the document).
+ * builder takes, plus our own rules for number ranges (grammar-rules.ts) and for string formats
+ * together with their length bounds (format-rules.ts). What no grammar says (pattern, other
+ * formats, uniqueItems, not, ...) is left out here and checked on the output (schema-check.ts).
+ * A 400 naming the place is only for a schema nothing can satisfy or the engine cannot follow (a
+ * malformed type, a `false` schema, an empty integer range, a format no string of the allowed
+ * lengths has, a reference that leaves the document).
  */
 export function toGrammarSchema(schema: unknown, path: Path): Schema {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) throw fieldError(path, 'A JSON schema must be an object.');
@@ -146,14 +146,13 @@ class Converter {
 
 function stringSchema(s: Schema, at: Path): Schema {
   const format = typeof s.format === 'string' ? s.format : undefined;
-  if (format && BUILT_IN_FORMATS.has(format)) return { type: 'string', format };
-  if (format && FORMAT_RULES[format]) return ruleNode(FORMAT_RULES[format]);
-  const out: Schema = { type: 'string' };
   const [min, max] = [s.minLength, s.maxLength];
   if (typeof min === 'number' && typeof max === 'number' && min > max) throw fieldError([...at, 'minLength'], 'minLength is above maxLength: no string fits.');
+  const out: Schema = { type: 'string' };
   if (typeof min === 'number') out.minLength = min;
   if (typeof max === 'number') out.maxLength = max;
-  return out;
+  const rule = format && formatRule(format, out.minLength as number | undefined, out.maxLength as number | undefined, at);
+  return rule ? ruleNode(rule) : out;
 }
 
 function integerSchema(s: Schema, at: Path): Schema {
@@ -172,9 +171,34 @@ function integerSchema(s: Schema, at: Path): Schema {
 
 function numberSchema(s: Schema): Schema {
   const { min, max } = integerBounds(s);
-  if (min !== undefined && max !== undefined && min > max) return { type: 'number' }; // a range with no integer in it: checked after
+  if (min !== undefined && max !== undefined && min > max) {
+    // No integer in range: one integer part and a fraction (else checked after).
+    const { lo, hi } = numberBounds(s);
+    const rule = lo && hi ? fractionRangeRule(lo, hi) : undefined;
+    return rule ? ruleNode(rule) : { type: 'number' };
+  }
   const rule = numberRangeRule(min, max);
   return rule ? ruleNode(rule) : { type: 'number' };
+}
+
+/** The tightest lower and upper bounds of a number node, each with whether it is excluded. */
+function numberBounds(s: Schema): { lo?: NumberBound; hi?: NumberBound } {
+  const candidates = (value: unknown, exclusive: unknown): NumberBound[] => {
+    const found: NumberBound[] = [];
+    if (typeof value === 'number' && Number.isFinite(value)) found.push({ value, exclusive: exclusive === true }); // draft 4: a boolean beside the bound
+    if (typeof exclusive === 'number' && Number.isFinite(exclusive)) found.push({ value: exclusive, exclusive: true });
+    return found;
+  };
+  const pick = (bounds: NumberBound[], side: 'lo' | 'hi'): NumberBound | undefined =>
+    bounds.reduce<NumberBound | undefined>((best, b) => {
+      if (!best) return b;
+      if (b.value !== best.value) return (side === 'lo' ? b.value > best.value : b.value < best.value) ? b : best;
+      return b.exclusive ? b : best;
+    }, undefined);
+  return {
+    lo: pick(candidates(s.minimum, s.exclusiveMinimum), 'lo'),
+    hi: pick(candidates(s.maximum, s.exclusiveMaximum), 'hi'),
+  };
 }
 
 /** Inclusive integer bounds from minimum/maximum and exclusiveMinimum/exclusiveMaximum (numbers, or draft-4 booleans). */

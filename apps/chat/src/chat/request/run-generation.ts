@@ -1,10 +1,14 @@
-import { DomainError, ErrorCode } from '@svc/errors';
 import { GenerateRequest, GenerateResult, OnText, TextEngine } from '../../engines/engine';
-import { schemaMismatch, schemaValidator } from './schema-check';
+import { AnswerMismatchError, schemaMismatch, schemaValidator } from './schema-check';
 import { planToolUse, toToolCall } from './tool-calls';
 
+/** Where and why an answer does not match its schema (the schema's field, the place in it). */
+interface Miss {
+  path: Array<string | number>;
+  reason: string;
+}
 /** Why an answer does not match its schema, or undefined when it does (or is not checked). */
-type Check = (result: GenerateResult) => string | undefined;
+type Check = (result: GenerateResult) => Miss | undefined;
 
 /**
  * Runs one generation with the request features the engine does not do itself: on the embedded
@@ -39,20 +43,19 @@ export function promptEvaluations(engine: TextEngine, request: GenerateRequest):
 }
 
 /**
- * One retry when a finished answer does not match; a second mismatch is a 502 naming the place
- * (a fallback model, if any, gets the request). Both attempts' tokens are counted.
+ * One retry when a finished answer does not match; a second mismatch is a 400 naming the schema's
+ * field and the place in it (AnswerMismatchError; a fallback model, if any, gets the request).
+ * The grammar enforces everything but the few keywords it cannot say, so this is rare and never
+ * a 5xx, which every SDK would retry. Both attempts' tokens are counted.
  */
 async function checked(generate: (attempt: number) => Promise<GenerateResult>, check: Check): Promise<GenerateResult> {
   const first = await generate(0);
   if (first.finishReason === 'length' || !check(first)) return first;
   const second = await generate(1);
   const total = { ...second, promptTokens: first.promptTokens + second.promptTokens, completionTokens: first.completionTokens + second.completionTokens };
-  const mismatch = second.finishReason === 'length' ? undefined : check(second);
-  if (!mismatch) return total;
-  throw new DomainError(
-    ErrorCode.Upstream,
-    `The model's answer did not match the JSON schema twice (${mismatch}); the grammar enforces types, enums, integer ranges and the email, uuid and date formats, the rest is checked after generation.`,
-  );
+  const miss = second.finishReason === 'length' ? undefined : check(second);
+  if (!miss) return total;
+  throw new AnswerMismatchError(miss.path, miss.reason);
 }
 
 /** A retry with a seed samples differently (n choices use seed + index: stay clear of those). */
@@ -64,8 +67,12 @@ function answerCheck(request: GenerateRequest): Check | undefined {
   const format = request.responseFormat as { type?: string; json_schema?: { schema?: Record<string, unknown> } } | undefined;
   const schema = format?.type === 'json_schema' ? format.json_schema?.schema : undefined;
   if (!schema) return undefined;
-  const validate = schemaValidator(schema, ['response_format', 'json_schema', 'schema']);
-  return (result) => schemaMismatch(validate, result.text);
+  const path = ['response_format', 'json_schema', 'schema'];
+  const validate = schemaValidator(schema, path);
+  return (result) => {
+    const reason = schemaMismatch(validate, result.text);
+    return reason === undefined ? undefined : { path, reason };
+  };
 }
 
 /** Checks the called tool's arguments against its own parameters schema. */
@@ -75,12 +82,13 @@ function argumentsCheck(request: GenerateRequest): Check {
     try {
       call = JSON.parse(result.text) as typeof call;
     } catch {
-      return 'the tool call is not complete JSON';
+      return { path: ['tools'], reason: 'the tool call is not complete JSON' };
     }
     const index = request.tools!.findIndex((t) => t.function.name === call.name);
     const parameters = request.tools![index]?.function.parameters;
     if (!parameters) return undefined;
-    const mismatch = schemaMismatch(schemaValidator(parameters, ['tools', index, 'function', 'parameters']), JSON.stringify(call.arguments ?? {}));
-    return mismatch && `tool ${String(call.name)} arguments ${mismatch}`;
+    const path = ['tools', index, 'function', 'parameters'];
+    const reason = schemaMismatch(schemaValidator(parameters, path), JSON.stringify(call.arguments ?? {}));
+    return reason === undefined ? undefined : { path, reason: `tool ${String(call.name)} arguments ${reason}` };
   };
 }

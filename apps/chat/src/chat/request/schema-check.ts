@@ -1,6 +1,7 @@
 import Ajv, { ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { DomainError, detailsFromIssues, ErrorCode, summarizeIssues } from '@svc/errors';
 import { fieldError } from './content-parts';
 
 /** Compiled validators by schema text: compiling costs more than checking one answer. */
@@ -48,4 +49,19 @@ export function schemaMismatch(validate: ValidateFunction, text: string): string
   if (!error) return 'does not match';
   const place = error.schemaPath.split('/').slice(0, -1).join('/') || '#';
   return `${place} ${error.message ?? 'does not match'}`;
+}
+
+/**
+ * The model's answer missed what its grammar could not enforce, twice (docs/chat.md, "Structured
+ * output"): a 400 naming the schema's field, not a 5xx, since the same request is no likelier to
+ * pass on a retry and every SDK retries a 5xx. A `fallbacks` model still gets the request.
+ */
+export class AnswerMismatchError extends DomainError {
+  constructor(path: Array<string | number>, mismatch: string) {
+    const message =
+      `The model's answer did not match this JSON schema twice: ${mismatch}. On this model the grammar enforces types, enums, ` +
+      'lengths, item counts, number ranges and the email, uri, hostname, ipv4, uuid, date, time and date-time formats; ' +
+      'the rest (pattern, uniqueItems, not, other formats, ...) is only checked after generation: loosen it, or use a model with native structured output.';
+    super(ErrorCode.Validation, summarizeIssues([{ path, message }]), detailsFromIssues([{ path, message }]));
+  }
 }

@@ -12,6 +12,7 @@ import { toGrammarSchema } from './json-schema-subset';
  * When is a call due? `required` or a named function: always. `auto`: when the conversation
  * ends with a user turn (a grammar cannot let a small model choose between prose and a call);
  * after a tool result the model answers in text. `none`: never (tools are still described).
+ * `parallel_tool_calls`: one call per answer whatever its value (what `false` asks, what `true` allows).
  */
 export interface ToolPlan {
   messages: ChatMessage[];

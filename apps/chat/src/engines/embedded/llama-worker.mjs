@@ -270,7 +270,7 @@ function logprobOf(token, item, top) {
 }
 
 /**
- * Our own GBNF rules (integer ranges, email, uuid, dates: apps/chat/src/chat/request/grammar-rules.ts)
+ * Our own GBNF rules (number ranges and string formats with their lengths: apps/chat/src/chat/request/grammar-rules.ts, format-rules.ts)
  * travel as placeholder consts `svcgbnf-<hex of the rule>`; node-llama-cpp writes each as the
  * literal "\"svcgbnf-...\"", which is swapped here for the rule itself.
  */

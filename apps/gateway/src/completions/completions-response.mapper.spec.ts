@@ -1,0 +1,66 @@
+import { ChatCompletion } from '@svc/contracts';
+import { newCompletionId, toCompletionLogprobs, toTextCompletion } from './completions-response.mapper';
+
+const completion = (over: Partial<ChatCompletion['choices'][number]> = {}): ChatCompletion => ({
+  id: 'chatcmpl-1',
+  object: 'chat.completion',
+  created: 1_700_000_000,
+  model: 'svc-zoo-chat',
+  choices: [{ index: 0, message: { role: 'assistant', content: 'a light', refusal: null }, logprobs: null, finish_reason: 'length', ...over }],
+  usage: { prompt_tokens: 9, completion_tokens: 2, total_tokens: 11 },
+  system_fingerprint: null,
+});
+
+describe('chat completion → text_completion', () => {
+  it('has OpenAI’s shape: the message text as text, the same usage, model and created', () => {
+    expect(toTextCompletion(completion(), 'cmpl-x', undefined)).toEqual({
+      id: 'cmpl-x',
+      object: 'text_completion',
+      created: 1_700_000_000,
+      model: 'svc-zoo-chat',
+      choices: [{ text: 'a light', index: 0, logprobs: null, finish_reason: 'length' }],
+      usage: { prompt_tokens: 9, completion_tokens: 2, total_tokens: 11 },
+      system_fingerprint: null,
+    });
+  });
+
+  it('adds the cost, as chat does, and keeps every choice', () => {
+    const two = completion();
+    two.choices.push({ index: 1, message: { role: 'assistant', content: null, refusal: null }, logprobs: null, finish_reason: 'tool_calls' });
+    const cost = { usd: 0.0001, diem: 0.0001 } as never;
+    const body = toTextCompletion(two, 'cmpl-x', cost);
+    expect(body.cost).toBe(cost);
+    expect(body.choices[1]).toEqual({ text: '', index: 1, logprobs: null, finish_reason: 'stop' });
+  });
+
+  it('turns chat log probabilities into the legacy parallel lists', () => {
+    const logprobs = {
+      content: [
+        {
+          token: 'a',
+          logprob: -0.5,
+          bytes: [97],
+          top_logprobs: [
+            { token: 'a', logprob: -0.5, bytes: [97] },
+            { token: 'the', logprob: -1.5, bytes: null },
+          ],
+        },
+        { token: ' light', logprob: -0.25, bytes: null, top_logprobs: [] },
+      ],
+    };
+    expect(toCompletionLogprobs(logprobs)).toEqual({
+      tokens: ['a', ' light'],
+      token_logprobs: [-0.5, -0.25],
+      top_logprobs: [{ a: -0.5, the: -1.5 }, {}],
+      text_offset: [0, 1],
+    });
+    expect(toCompletionLogprobs(null)).toBeNull();
+    expect(toTextCompletion(completion({ logprobs }), 'cmpl-x', undefined).choices[0].logprobs?.tokens).toEqual(['a', ' light']);
+  });
+
+  it('makes fresh cmpl- ids', () => {
+    const [a, b] = [newCompletionId(), newCompletionId()];
+    expect(a).toMatch(/^cmpl-[0-9a-f]{24}$/);
+    expect(a).not.toBe(b);
+  });
+});

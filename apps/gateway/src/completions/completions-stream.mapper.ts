@@ -1,0 +1,48 @@
+import { ChatCompletionChunk } from '@svc/contracts';
+import { ErrorStyle } from '@svc/errors';
+import { chatCompletionChunks, StreamEncoder } from '../chat/sse-streamer';
+import { finishOf, toCompletionLogprobs } from './completions-response.mapper';
+import { CompletionChoice, TextCompletion } from './completions.types';
+
+/**
+ * One chat chunk as a `text_completion` chunk, or null when it carries nothing a legacy client
+ * reads (the role chunk, web sources, tool calls). Text pieces keep their order; a choice's
+ * finish reason (and its log probabilities, which chat sends there) come in a chunk of empty
+ * text; `include_usage` gives a last chunk with `choices: []` and the usage.
+ */
+export function toCompletionChunk(chunk: ChatCompletionChunk, id: string): TextCompletion | null {
+  const choices: CompletionChoice[] = [];
+  for (const c of chunk.choices) {
+    const text = c.delta.content ?? '';
+    if (!text && c.finish_reason === null) continue;
+    choices.push({
+      text,
+      index: c.index,
+      logprobs: c.finish_reason === null ? null : toCompletionLogprobs(c.logprobs),
+      finish_reason: c.finish_reason === null ? null : finishOf(c.finish_reason),
+    });
+  }
+  if (!choices.length && !chunk.usage) return null;
+  return {
+    id,
+    object: 'text_completion',
+    created: chunk.created,
+    model: chunk.model,
+    choices,
+    ...(chunk.usage ? { usage: chunk.usage } : {}),
+    system_fingerprint: chunk.system_fingerprint ?? null,
+  };
+}
+
+/** The SSE encoder of /completions: `text_completion` chunks, then `data: [DONE]`; failures as on chat. */
+export function completionChunks(id: string, style: ErrorStyle): StreamEncoder {
+  const chat = chatCompletionChunks(style);
+  return {
+    chunk: (json) => {
+      const mapped = toCompletionChunk(JSON.parse(json) as ChatCompletionChunk, id);
+      return mapped ? `data: ${JSON.stringify(mapped)}\n\n` : '';
+    },
+    end: chat.end,
+    error: chat.error,
+  };
+}

@@ -1,0 +1,2 @@
+export * from './subjects';
+export * from './schemas';
