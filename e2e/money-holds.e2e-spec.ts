@@ -253,20 +253,23 @@ describe('holds cover every charge (issue 14)', () => {
     expect(after).toBe(unitCost * 1_000n - unitCost * 6n);
   });
 
-  it('counts an upstream prompt with its /tokenize at the margin: a key limit worth 3.5 requests serves 3 of 40 (issue 29)', async () => {
-    // max_tokens 8: no room to cap the completion, so only the exact count admits the third.
-    const hello = { model: 'money-upstream-counted', messages: [{ role: 'user', content: 'Hello there' }], max_tokens: 8 };
-    const probe = await newAccount(null, 10n ** 9n);
-    expect((await post(platform.apiUrl, probe.key, '/chat/completions', hello)).status).toBe(200);
-    const unit = 10n ** 9n - (await settledAvailable(probe.account));
-    const worth = (unit * 35n) / 10n;
-    const { account, key } = await newAccount(worth, 10n ** 9n);
-    const answers = await Promise.all(Array.from({ length: 40 }, () => post(platform.apiUrl, key, '/chat/completions', hello)));
-    const served = answers.filter((a) => a.status === 200).length;
-    expect(answers.filter((a) => a.status !== 200 && a.status !== 402).map((a) => a.text)).toEqual([]);
-    expect(served).toBe(3);
-    expect(10n ** 9n - (await settledAvailable(account))).toBe(unit * 3n);
-  });
+  it.each(['money-upstream-counted', 'money-upstream-llamacpp'])(
+    'counts an upstream prompt with its tokenizer at the margin (%s): a key limit worth 3.5 requests serves 3 of 40 (issue 29)',
+    async (model) => {
+      // max_tokens 8: no room to cap the completion, so only the exact count admits the third.
+      const hello = { model, messages: [{ role: 'user', content: 'Hello there' }], max_tokens: 8 };
+      const probe = await newAccount(null, 10n ** 9n);
+      expect((await post(platform.apiUrl, probe.key, '/chat/completions', hello)).status).toBe(200);
+      const unit = 10n ** 9n - (await settledAvailable(probe.account));
+      const worth = (unit * 35n) / 10n;
+      const { account, key } = await newAccount(worth, 10n ** 9n);
+      const answers = await Promise.all(Array.from({ length: 40 }, () => post(platform.apiUrl, key, '/chat/completions', hello)));
+      const served = answers.filter((a) => a.status === 200).length;
+      expect(answers.filter((a) => a.status !== 200 && a.status !== 402).map((a) => a.text)).toEqual([]);
+      expect(served).toBe(3);
+      expect(10n ** 9n - (await settledAvailable(account))).toBe(unit * 3n);
+    },
+  );
 
   it('holds the web context a count found at the margin, not its cap: a key limit worth 3.5 web-searched requests serves 3 of 40, on two replicas (issue 29)', async () => {
     // The byte bound counts 16 KiB of context; the search here finds about 5 KiB. Without a fee

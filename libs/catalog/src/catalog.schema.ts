@@ -135,9 +135,10 @@ export const engineSchema = z.discriminatedUnion('kind', [
       /**
        * The server's own tokenizer, for counting a prompt exactly when its byte-bounded hold does
        * not fit the credit left (docs/billing.md, "Exact at the margin"): `vllm` (its `POST
-       * /tokenize` with chat messages), or `none` (the byte bound stays the hold).
+       * /tokenize` with chat messages), `llama-cpp` (llama.cpp server's `POST /apply-template`,
+       * then `POST /tokenize`), or `none` (the byte bound stays the hold).
        */
-      tokenize: z.enum(['none', 'vllm']).default('none'),
+      tokenize: z.enum(['none', 'vllm', 'llama-cpp']).default('none'),
       /** `GET <baseUrl>/models` every this many ms per endpoint; 0 turns health checks off. */
       healthCheckIntervalMs: z.number().int().nonnegative().default(15_000),
       /** Consecutive failures that open an endpoint's circuit, and how long it stays open. */

@@ -26,11 +26,14 @@ export interface RunningFakeUpstream {
   close(): Promise<void>;
 }
 
+/** What this server's /apply-template puts before the messages (llama.cpp's endpoints, faked). */
+const FAKE_TEMPLATE = '<fake-chat-template>';
+
 /**
  * A local OpenAI chat-completions server for adapter tests and benchmarks: `POST /v1/chat/completions`
- * (JSON or SSE), `GET /v1/models`, vLLM's `POST /tokenize` (the same prompt count as the
- * completions' usage), `POST /v1/moderations` (synthetic-moderation.ts), configurable timing and
- * failures, and a record of what it received.
+ * (JSON or SSE), `GET /v1/models`, vLLM's `POST /tokenize` and llama.cpp's `POST /apply-template`
+ * and `POST /tokenize` (the same prompt count as the completions' usage), `POST /v1/moderations`
+ * (synthetic-moderation.ts), configurable timing and failures, and a record of what it received.
  * A protocol test double: its text is synthetic ("tok0 tok1 ...") and it never serves a real model.
  */
 export class FakeOpenAiUpstream {
@@ -120,6 +123,23 @@ export class FakeOpenAiUpstream {
       if (req.method !== 'GET') return sendJson(res, 405, errorBody(`Method ${req.method} not allowed.`, 'invalid_request_error', null));
       const data = this.options.models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake-upstream' }));
       return sendJson(res, 200, { object: 'list', data });
+    }
+    if (path === '/apply-template') {
+      // llama.cpp server's: the chat template applied. This one writes the messages as a marked
+      // JSON line, so its /tokenize below counts them exactly as the completions' usage does.
+      if (req.method !== 'POST') return sendJson(res, 405, errorBody(`Method ${req.method} not allowed.`, 'invalid_request_error', null));
+      const messages = (record.body as { messages?: unknown } | null)?.messages;
+      if (!Array.isArray(messages)) return sendJson(res, 400, errorBody('messages is required.', 'invalid_request_error', null));
+      return sendJson(res, 200, { prompt: `${FAKE_TEMPLATE}${JSON.stringify(messages)}` });
+    }
+    if (path === '/tokenize' && typeof (record.body as { content?: unknown } | null)?.content === 'string') {
+      // llama.cpp server's: the tokens of a text (here, of a prompt its /apply-template wrote).
+      if (req.method !== 'POST') return sendJson(res, 405, errorBody(`Method ${req.method} not allowed.`, 'invalid_request_error', null));
+      const content = (record.body as { content: string }).content;
+      if (!content.startsWith(FAKE_TEMPLATE)) return sendJson(res, 400, errorBody('content was not templated by this server.', 'invalid_request_error', null));
+      const messages = JSON.parse(content.slice(FAKE_TEMPLATE.length)) as unknown[];
+      const count = this.options.promptTokens === 'bytes' ? countPromptBytes(messages, undefined) : countPromptWords(messages);
+      return sendJson(res, 200, { tokens: Array.from({ length: count }, (_, i) => i % 32_000) });
     }
     if (path === '/tokenize') {
       // vLLM's: the prompt's tokens for chat messages, counted as the completions' usage counts them.

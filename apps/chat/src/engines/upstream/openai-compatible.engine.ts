@@ -77,10 +77,10 @@ export class OpenAICompatibleEngine implements TextEngine {
     });
   }
 
-  /** Counts on the first endpoint's `/tokenize` when the catalog says the server has one. */
+  /** Counts on the first endpoint's tokenizer when the catalog says the server has one. */
   async countPromptTokens(messages: ChatMessage[]): Promise<number | null> {
-    if (this.tokenize !== 'vllm') return null;
-    return countOnUpstream(this.router.endpoints[0], messages);
+    if (this.tokenize === 'none') return null;
+    return countOnUpstream(this.router.endpoints[0], messages, this.tokenize);
   }
 
   async ready(): Promise<void> {

@@ -2,10 +2,10 @@ import { ChatMessage } from '@svc/contracts';
 import { UpstreamEndpoint } from '../../routing/upstream-endpoint';
 
 /** The model server's own tokenizer, when the catalog names one (`engine.tokenize`). */
-export type UpstreamTokenize = 'none' | 'vllm';
+export type UpstreamTokenize = 'none' | 'vllm' | 'llama-cpp';
 
 /**
- * Added to an upstream's count: its `/tokenize` renders the same chat template as its chat
+ * Added to an upstream's count: its tokenizer renders the same chat template as its chat
  * completions, but a server version or a template detail (a BOS token, the generation prompt) can
  * differ by a few tokens. Settlement never charges past a hold, so the margin only decides
  * whether a request at the very edge of its credit is admitted.
@@ -14,35 +14,52 @@ export const UPSTREAM_COUNT_MARGIN = { ratio: 0.02, tokens: 8 };
 const TOKENIZE_TIMEOUT_MS = 2_000;
 
 /**
- * A prompt's tokens as the model server counts them: vLLM's `POST /tokenize` (at the server's
- * root, beside `/v1`) with the chat messages and the generation prompt, plus the margin. Null when
- * it cannot say (an error, a timeout, or a message with non-text parts, which it would not count
- * as it serves them).
+ * A prompt's tokens as the model server counts them, plus the margin:
+ * - `vllm`: its `POST /tokenize` (at the server's root, beside `/v1`) with the chat messages and
+ *   the generation prompt;
+ * - `llama-cpp`: llama.cpp server's `POST /apply-template` (the model's chat template, with the
+ *   generation prompt), then `POST /tokenize` of that text.
+ * Null when it cannot say (an error, a timeout, or a message with non-text parts, which it would
+ * not count as it serves them).
  */
-export async function countOnUpstream(endpoint: UpstreamEndpoint, messages: ChatMessage[]): Promise<number | null> {
+export async function countOnUpstream(endpoint: UpstreamEndpoint, messages: ChatMessage[], kind: Exclude<UpstreamTokenize, 'none'>): Promise<number | null> {
   if (messages.some((m) => m.parts !== undefined)) return null;
-  const root = new URL(endpoint.config.baseUrl).pathname.replace(/\/$/, '').replace(/\/v1$/, '');
+  const plain = messages.map((m) => ({ role: m.role, content: m.content, ...(m.name ? { name: m.name } : {}) }));
   try {
-    const res = await endpoint.pool.request({
-      method: 'POST',
-      path: `${root}/tokenize`,
-      headers: { 'content-type': 'application/json', ...(endpoint.config.apiKey ? { authorization: `Bearer ${endpoint.config.apiKey}` } : {}) },
-      body: JSON.stringify({
-        model: endpoint.config.model,
-        messages: messages.map((m) => ({ role: m.role, content: m.content, ...(m.name ? { name: m.name } : {}) })),
-        add_generation_prompt: true,
-      }),
-      headersTimeout: TOKENIZE_TIMEOUT_MS,
-      bodyTimeout: TOKENIZE_TIMEOUT_MS,
-    });
-    if (res.statusCode !== 200) {
-      await res.body.dump();
-      return null;
+    let count: number | null;
+    if (kind === 'vllm') {
+      const reply = await post(endpoint, '/tokenize', { model: endpoint.config.model, messages: plain, add_generation_prompt: true });
+      count = countOf((reply as { count?: unknown } | null)?.count);
+    } else {
+      const template = await post(endpoint, '/apply-template', { messages: plain });
+      const prompt = (template as { prompt?: unknown } | null)?.prompt;
+      if (typeof prompt !== 'string') return null;
+      const reply = await post(endpoint, '/tokenize', { content: prompt, add_special: true });
+      const tokens = (reply as { tokens?: unknown } | null)?.tokens;
+      count = Array.isArray(tokens) ? tokens.length : null;
     }
-    const { count } = (await res.body.json()) as { count?: unknown };
-    if (typeof count !== 'number' || !Number.isInteger(count) || count < 0) return null;
-    return Math.ceil(count * (1 + UPSTREAM_COUNT_MARGIN.ratio)) + UPSTREAM_COUNT_MARGIN.tokens;
+    return count === null ? null : Math.ceil(count * (1 + UPSTREAM_COUNT_MARGIN.ratio)) + UPSTREAM_COUNT_MARGIN.tokens;
   } catch {
     return null;
   }
 }
+
+/** A JSON POST to the server's root (beside `/v1`); null unless it answers 200. */
+async function post(endpoint: UpstreamEndpoint, path: string, body: unknown): Promise<unknown> {
+  const root = new URL(endpoint.config.baseUrl).pathname.replace(/\/$/, '').replace(/\/v1$/, '');
+  const res = await endpoint.pool.request({
+    method: 'POST',
+    path: `${root}${path}`,
+    headers: { 'content-type': 'application/json', ...(endpoint.config.apiKey ? { authorization: `Bearer ${endpoint.config.apiKey}` } : {}) },
+    body: JSON.stringify(body),
+    headersTimeout: TOKENIZE_TIMEOUT_MS,
+    bodyTimeout: TOKENIZE_TIMEOUT_MS,
+  });
+  if (res.statusCode !== 200) {
+    await res.body.dump();
+    return null;
+  }
+  return res.body.json();
+}
+
+const countOf = (count: unknown): number | null => (typeof count === 'number' && Number.isInteger(count) && count >= 0 ? count : null);
