@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Validates the deployment files that cannot run on a machine without a container engine or a
 # cluster: docker-compose.yml with Compose's own parser (no engine needed), the Dockerfile's
-# inputs, the Kubernetes manifests (infra/k8s/validate.js on the base; every kustomization rendered
+# inputs, the Kubernetes manifests (infra/k8s/validate.js on the base, whose catalog must be
+# config/models.yaml's generated copy; every kustomization rendered
 # and schema-checked by infra/k8s/validate-rendered.mjs, with the NATS cluster, replica counts and
 # PostgreSQL the topology needs; both must reject broken copies), and the
 # monitoring rules and dashboard (promtool, infra/monitoring/check-metrics.js). Needs node_modules (the `yaml` package).
@@ -53,7 +54,7 @@ if [ -d dist/apps ]; then
   done
 fi
 
-step "infra/k8s: node infra/k8s/validate.js (the base's files, references and security settings)"
+step "infra/k8s: node infra/k8s/validate.js (the base's files, references and security settings; the catalog is config/models.yaml's copy)"
 node infra/k8s/validate.js infra/k8s/base
 
 if command -v kubectl >/dev/null 2>&1; then
@@ -76,6 +77,14 @@ cp -r infra/k8s/. "$broken/"
 sed -i 's/claimName: svc-models/claimName: no-such-claim/' "$broken/base/chat/deployment.yaml"
 if node infra/k8s/validate.js "$broken/base" >/dev/null 2>&1; then
   echo "[validate] infra/k8s/validate.js accepted a manifest with a dangling PVC reference" >&2
+  exit 1
+fi
+# Nor a catalog that drifted from config/models.yaml (infra/k8s/catalog-copy.js generates it).
+drifted=$(mktemp -d -p "$broken")
+cp -r infra/k8s/. "$drifted/"
+printf '# edited here, not in config/models.yaml\n' >>"$drifted/base/config/models.yaml"
+if node infra/k8s/validate.js "$drifted/base" >/dev/null 2>&1; then
+  echo "[validate] infra/k8s/validate.js accepted a catalog that differs from config/models.yaml" >&2
   exit 1
 fi
 sed -i '/services\/pdb.yaml/d' "$broken/base/kustomization.yaml"

@@ -14,6 +14,7 @@ export type SchemaName =
   | 'Model'
   | 'CreateChatCompletionResponse'
   | 'CreateChatCompletionStreamResponse'
+  | 'CreateCompletionResponse'
   | 'CreateEmbeddingResponse'
   | 'ImagesResponse'
   | 'CreateTranscriptionResponseJson'

@@ -3,11 +3,13 @@
 // kustomization names exists and parses; each object has a known apiVersion/kind, a valid name
 // and the fields its kind needs; and the objects agree with each other (selectors match pod
 // labels, Services/Ingress/HPA/PDB point at things that exist, a StatefulSet's serviceName is a
-// headless Service of its pods, ConfigMap/Secret/PVC references resolve, probe ports exist). Not a full OpenAPI validation: see README.md.
+// headless Service of its pods, ConfigMap/Secret/PVC references resolve, probe ports exist), and the
+// catalog is config/models.yaml's generated copy (catalog-copy.js). Not a full OpenAPI validation: see README.md.
 //   node infra/k8s/validate.js [dir]     (default: base/)
 const fs = require('node:fs');
 const path = require('node:path');
 const YAML = require('yaml');
+const catalogCopy = require('./catalog-copy');
 
 const dir = path.resolve(process.argv[2] || path.join(__dirname, 'base'));
 const errors = [];
@@ -335,12 +337,17 @@ for (const { obj, where } of byKind('PodDisruptionBudget')) {
     fail(where, `minAvailable ${get(obj, 'spec.minAvailable')} >= ${replicas} replicas blocks every voluntary eviction`);
 }
 
-// 4. The catalog the ConfigMap generator ships: the platform's own schema when it has been built.
+// 4. The catalog the ConfigMap generator ships: the platform's own schema when it has been built,
+// and (svc-catalog) exactly what catalog-copy.js generates from config/models.yaml, so it cannot drift.
 for (const [name, keys] of generated.ConfigMap) {
   for (const [key, file] of keys) {
     if (!file || !/\.ya?ml$/.test(key)) continue;
     const docs = readYamlDocs(file);
     if (!docs[0] || !Array.isArray(docs[0].models)) fail(rel(file), `ConfigMap ${name}/${key} must be a catalog with a models list`);
+    if (name === 'svc-catalog') {
+      const problem = catalogCopy.copyProblem(catalogCopy.SOURCE, file);
+      if (problem) fail(rel(file), problem);
+    }
     checkCatalog(file, name, key);
   }
 }

@@ -23,6 +23,7 @@ const ROOTS = [
   'Model',
   'CreateChatCompletionResponse',
   'CreateChatCompletionStreamResponse',
+  'CreateCompletionResponse',
   'CreateEmbeddingResponse',
   'ImagesResponse',
   'CreateTranscriptionResponseJson',

@@ -5,7 +5,26 @@ import { ErrorNote } from '../components/ErrorNote';
 import { useApi } from '../lib/use-api';
 import { capabilityNames, priceLines } from './models/prices';
 
-export const MODEL_TYPES = ['all', 'text', 'image', 'inpaint', 'upscale', 'background-remove', 'embedding', 'tts', 'asr', 'music', 'video', 'code'] as const;
+/**
+ * The `type` filter of GET /models: `all`, every model type of the catalog (libs/catalog's
+ * MODEL_TYPES; ModelsPage.test.tsx fails when one is missing here), and `code` (text models
+ * optimized for code).
+ */
+export const MODEL_TYPES = [
+  'all',
+  'text',
+  'image',
+  'inpaint',
+  'upscale',
+  'background-remove',
+  'embedding',
+  'tts',
+  'asr',
+  'music',
+  'video',
+  'moderation',
+  'code',
+] as const;
 
 /** GET /models (public): type filter, prices, context sizes, capabilities, deprecation notices. */
 export function ModelsPage() {

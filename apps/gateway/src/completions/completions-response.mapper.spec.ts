@@ -20,8 +20,15 @@ describe('chat completion → text_completion', () => {
       model: 'svc-zoo-chat',
       choices: [{ text: 'a light', index: 0, logprobs: null, finish_reason: 'length' }],
       usage: { prompt_tokens: 9, completion_tokens: 2, total_tokens: 11 },
-      system_fingerprint: null,
     });
+  });
+
+  // OpenAI's schema (CreateCompletionResponse) types system_fingerprint as a string when present: null broke it.
+  it('leaves system_fingerprint out unless the completion has one as a string', () => {
+    expect(toTextCompletion(completion(), 'cmpl-x', undefined)).not.toHaveProperty('system_fingerprint');
+    const { system_fingerprint: _, ...none } = completion();
+    expect(toTextCompletion(none, 'cmpl-x', undefined)).not.toHaveProperty('system_fingerprint');
+    expect(toTextCompletion({ ...completion(), system_fingerprint: 'fp_1' }, 'cmpl-x', undefined).system_fingerprint).toBe('fp_1');
   });
 
   it('adds the cost, as chat does, and keeps every choice', () => {

@@ -32,6 +32,13 @@ export function toCompletionLogprobs(logprobs: ChoiceLogprobs | null | undefined
   };
 }
 
+/**
+ * `system_fingerprint` only as a string: OpenAI's schema types it so when present, and null broke
+ * it (e2e/conformance), so it is left out when the completion has none, as chat leaves it out.
+ */
+export const fingerprintOf = (fingerprint: string | null | undefined): { system_fingerprint?: string } =>
+  typeof fingerprint === 'string' ? { system_fingerprint: fingerprint } : {};
+
 /** The chat service's completion as a `text_completion`: each choice's message text is its `text`. */
 export function toTextCompletion(completion: ChatCompletion, id: string, cost: ResponseCost | undefined): TextCompletion {
   return {
@@ -46,7 +53,7 @@ export function toTextCompletion(completion: ChatCompletion, id: string, cost: R
       finish_reason: finishOf(c.finish_reason),
     })),
     usage: completion.usage,
-    system_fingerprint: completion.system_fingerprint ?? null,
+    ...fingerprintOf(completion.system_fingerprint),
     ...(completion.svc_parameters ? { svc_parameters: completion.svc_parameters } : {}),
     ...(cost ? { cost } : {}),
   };

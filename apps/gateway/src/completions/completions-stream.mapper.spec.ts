@@ -23,10 +23,17 @@ describe('chat chunks → text_completion chunks', () => {
       created: 1_700_000_000,
       model: 'svc-zoo-chat',
       choices: [{ text: 'a lamp', index: 1, logprobs: null, finish_reason: null }],
-      system_fingerprint: null,
     });
     expect(toCompletionChunk(delta(undefined, 'length'), 'cmpl-x')?.choices).toEqual([{ text: '', index: 0, logprobs: null, finish_reason: 'length' }]);
     expect(toCompletionChunk(delta(undefined, 'tool_calls'), 'cmpl-x')?.choices[0].finish_reason).toBe('stop');
+  });
+
+  // OpenAI's schema types system_fingerprint as a string when present: null broke it.
+  it('leaves system_fingerprint out unless the chunk has one as a string', () => {
+    expect(toCompletionChunk(delta('a'), 'cmpl-x')).not.toHaveProperty('system_fingerprint');
+    const usage = { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 };
+    expect(toCompletionChunk({ ...base, choices: [], usage }, 'cmpl-x')).not.toHaveProperty('system_fingerprint');
+    expect(toCompletionChunk({ ...delta('a'), system_fingerprint: 'fp_1' }, 'cmpl-x')?.system_fingerprint).toBe('fp_1');
   });
 
   it('carries the log probabilities chat sends with the finish, and the usage chunk', () => {
@@ -40,7 +47,7 @@ describe('chat chunks → text_completion chunks', () => {
   it('encodes SSE: data lines, nothing for skipped chunks, [DONE] at the end, errors as on chat', () => {
     const encoder = completionChunks('cmpl-x', 'openai');
     expect(encoder.chunk(JSON.stringify(delta('hi')))).toBe(
-      `data: ${JSON.stringify({ id: 'cmpl-x', object: 'text_completion', created: 1_700_000_000, model: 'svc-zoo-chat', choices: [{ text: 'hi', index: 0, logprobs: null, finish_reason: null }], system_fingerprint: null })}\n\n`,
+      `data: ${JSON.stringify({ id: 'cmpl-x', object: 'text_completion', created: 1_700_000_000, model: 'svc-zoo-chat', choices: [{ text: 'hi', index: 0, logprobs: null, finish_reason: null }] })}\n\n`,
     );
     expect(encoder.chunk(JSON.stringify(delta('')))).toBe('');
     expect(encoder.end({ usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 }, finishReason: 'stop' })).toBe('data: [DONE]\n\n');

@@ -1,7 +1,7 @@
 import { ChatCompletionChunk } from '@svc/contracts';
 import { ErrorStyle } from '@svc/errors';
 import { chatCompletionChunks, StreamEncoder } from '../chat/sse-streamer';
-import { finishOf, toCompletionLogprobs } from './completions-response.mapper';
+import { finishOf, fingerprintOf, toCompletionLogprobs } from './completions-response.mapper';
 import { CompletionChoice, TextCompletion } from './completions.types';
 
 /**
@@ -30,7 +30,7 @@ export function toCompletionChunk(chunk: ChatCompletionChunk, id: string): TextC
     model: chunk.model,
     choices,
     ...(chunk.usage ? { usage: chunk.usage } : {}),
-    system_fingerprint: chunk.system_fingerprint ?? null,
+    ...fingerprintOf(chunk.system_fingerprint),
   };
 }
 

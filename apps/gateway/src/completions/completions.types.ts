@@ -28,7 +28,8 @@ export interface TextCompletion {
   model: string;
   choices: CompletionChoice[];
   usage?: Usage | null;
-  system_fingerprint?: string | null;
+  /** Only when the completion has one: never null (OpenAI's schema types it as a string). */
+  system_fingerprint?: string;
   svc_parameters?: SvcParametersEcho;
   cost?: ResponseCost;
 }
