@@ -64,7 +64,7 @@ export function chatWorstCase(
   if (contexts.every((c): c is number => c !== undefined && c > 0)) prompt = Math.min(prompt, Math.max(...contexts));
   const completion = Math.max(...candidates.map((m) => completionCap(m, params)));
   // An embedded engine checks a tool call or a json_schema answer and may generate it once more.
-  const evaluations = candidates.some((m) => m.engine.kind === 'embedded-llama') && checksAnswer(params) ? 2 : 1;
+  const evaluations = checksAnswer(params) && candidates.some((m) => m.engine.kind === 'embedded-llama') ? 2 : 1;
   return {
     kind: 'text',
     promptTokens: prompt * evaluations,

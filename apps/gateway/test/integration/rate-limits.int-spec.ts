@@ -50,7 +50,7 @@ const chatBody = (over: Record<string, unknown> = {}) => ({ model: 'rl-text', me
 const chat = (gateway: Gateway, key: string, over: Record<string, unknown> = {}) => call(gateway, '/chat/completions', { key, body: chatBody(over) });
 /** The gateway's hold for a one-message chat (docs/billing.md, "What a hold covers"), with the stack's system prompt. */
 const budget = promptBudgetOf(RATE_LIMIT_SYSTEM_PROMPT, '/no_think');
-const rlText = { id: 'rl-text', availableContextTokens: 8192, maxCompletionTokens: 2048 } as ModelDefinition;
+const rlText = { id: 'rl-text', engine: { kind: 'openai-compatible' }, availableContextTokens: 8192, maxCompletionTokens: 2048 } as ModelDefinition;
 const estimate = (content: string, maxTokens: number) => {
   const worst = chatWorstCase(
     { model: 'rl-text', messages: [{ role: 'user', content }], max_tokens: maxTokens, svc_parameters: SVC_PARAMETER_DEFAULTS },
