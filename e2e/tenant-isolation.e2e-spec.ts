@@ -230,6 +230,16 @@ describe('tenant isolation: two accounts on each other’s resources', () => {
       });
       expect(res.status).toBe(200);
     },
+    // Files and batches of another account are 404s to every key: e2e/batches.e2e-spec.ts.
+    'POST /files': { none: "creates only the caller's own file" },
+    'GET /files': { none: "lists only the caller's own files (e2e/batches.e2e-spec.ts)" },
+    'GET /files/:id': { none: "another account's file is a 404 (e2e/batches.e2e-spec.ts)" },
+    'GET /files/:id/content': { none: "another account's file is a 404 (e2e/batches.e2e-spec.ts)" },
+    'DELETE /files/:id': { none: "another account's file is a 404 (e2e/batches.e2e-spec.ts)" },
+    'POST /batches': { none: "another account's input file is a 404 (e2e/batches.e2e-spec.ts)" },
+    'GET /batches': { none: "lists only the caller's own batches (e2e/batches.e2e-spec.ts)" },
+    'GET /batches/:id': { none: "another account's batch is a 404 (e2e/batches.e2e-spec.ts)" },
+    'POST /batches/:id/cancel': { none: "another account's batch is a 404 (e2e/batches.e2e-spec.ts)" },
     'POST /audio/queue': async ({ attacker }) => {
       // Queues the attacker's own job (billed to it); the victim's job and balance are compared.
       expect((await call(attacker.admin, 'POST', '/audio/queue', { model: 'svc-flite', prompt: 'Mine.', response_format: 'wav' })).status).toBe(200);

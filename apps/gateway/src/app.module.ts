@@ -7,6 +7,7 @@ import { AbuseModule } from './abuse/abuse.module';
 import { AdmissionModule } from './admission/admission.module';
 import { ApiKeysController } from './api-keys/api-keys.controller';
 import { AudioModule } from './audio/audio.module';
+import { BatchesModule } from './batches/batches.module';
 import { VideoModule } from './video/video.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { KeyCache } from './auth/key-cache';
@@ -64,6 +65,7 @@ export class AppModule {
         EmbeddingsModule,
         RerankModule,
         ModerationsModule,
+        BatchesModule.forConfig(config, logger),
       ],
       controllers: [
         HealthController,
@@ -95,7 +97,7 @@ export class AppModule {
         SvcParametersResolver,
         { provide: APP_GUARD, useClass: ApiKeyGuard },
       ],
-      exports: [GATEWAY_CONFIG, CATALOG, GATEWAY_LOGGER, GatewayMetrics, PromptBudget],
+      exports: [GATEWAY_CONFIG, CATALOG, GATEWAY_LOGGER, GatewayMetrics, PromptBudget, ChatPipeline],
     };
   }
 }

@@ -43,6 +43,11 @@ export class BlobStore {
     return this.redis.getdelBuffer(this.key(blobId));
   }
 
+  /** Sets the blob's TTL to `ttlMs` from now; false when it is already gone. */
+  async keep(blobId: string, ttlMs: number): Promise<boolean> {
+    return (await this.redis.pexpire(this.key(blobId), Math.max(1, Math.round(ttlMs)))) === 1;
+  }
+
   async delete(blobId: string): Promise<boolean> {
     return (await this.redis.del(this.key(blobId))) > 0;
   }

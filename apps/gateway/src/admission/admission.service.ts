@@ -40,7 +40,7 @@ export interface ModelAdmission {
   run<T>(
     worstCase: BillableUsage,
     work: (admitted: Admitted) => Promise<AdmittedOutcome<T>>,
-    options?: Pick<AdmissionRequest, 'ownReservation' | 'exactWorstCase' | 'refusalHint' | 'shrink'>,
+    options?: Pick<AdmissionRequest, 'ownReservation' | 'reservationId' | 'exactWorstCase' | 'refusalHint' | 'shrink'>,
   ): Promise<T>;
 }
 

@@ -29,6 +29,11 @@ export interface AdmissionRequest {
    */
   ownReservation?: boolean;
   /**
+   * The id of that reservation, chosen by the caller so a retried run replays it instead of holding
+   * twice (batch lines: a hash of the batch and the line's custom_id). Implies `ownReservation`.
+   */
+  reservationId?: string;
+  /**
    * A tighter worst case, asked only when `worstCase` does not fit the credit left (a chat prompt
    * counted in tokens by its engine instead of bounded by its bytes); null when it cannot be
    * known. The request is then admitted on it, or refused for it (docs/billing.md, "Exact at the margin").

@@ -127,7 +127,8 @@ export class BillingStage implements AdmissionStage, OnApplicationShutdown {
   }
 
   private async admitFor(request: AdmissionRequest): Promise<AdmissionTicket> {
-    const ticket = request.ownReservation ? await this.reserve(request) : ((await this.admitLeased(request)) ?? (await this.reserve(request)));
+    const ticket =
+      request.ownReservation || request.reservationId ? await this.reserve(request) : ((await this.admitLeased(request)) ?? (await this.reserve(request)));
     if (this.marginWaitMs === 0) return ticket; // nobody waits on running requests: nothing to count
     const endAccount = this.running.begin(request.key.accountId);
     const endKey = hasLimit(request.key) ? this.running.begin(keyScope(request.key)) : undefined;
@@ -221,7 +222,7 @@ export class BillingStage implements AdmissionStage, OnApplicationShutdown {
 
   private async reserve(request: AdmissionRequest): Promise<AdmissionTicket> {
     const { requestId, key, model, worstCase } = request;
-    const reservationId = randomUUID();
+    const reservationId = request.reservationId ?? randomUUID();
     const reserve = { reservationId, ...this.ask(request) };
     const reply = await retryIfUnavailable(() =>
       this.rpc.send(BILLING.RESERVE, reserve, { requestId, timeoutMs: RESERVE_TIMEOUT_MS, idleTimeoutMs: QUICK_CALL_IDLE_MS }),

@@ -3,7 +3,7 @@ import { Catalog } from '@svc/catalog';
 import { CHAT, ChatCompletion, ChatCompletionParams, CountPromptReply } from '@svc/contracts';
 import { RpcClient } from '@svc/messaging';
 import { AdmissionService, RouteCall } from '../admission/admission.service';
-import { ResponseCost } from '../admission/admission.types';
+import { AdmissionRequest, ResponseCost } from '../admission/admission.types';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { CATALOG } from '../models/models.tokens';
 import { chatWorstCase, completionCap, completionCapHint, exactChatWorstCase, usesWebContext } from './chat-worst-case';
@@ -25,6 +25,8 @@ export interface ChatPipelineRequest {
   svc_parameters?: SvcParametersInput;
   /** The chat service's parameters for the resolved model (svc_parameters are added here). */
   params(modelId: string): ChatCompletionParams;
+  /** A queued run's own reservation (batch lines): held apart from any lease, under an id that replays. */
+  reservation?: Pick<AdmissionRequest, 'ownReservation' | 'reservationId'>;
 }
 
 /** How a route answers: its body for a completion, and its encoder for a stream. */
@@ -74,7 +76,7 @@ export class ChatPipeline {
           completionTokens: cap * (params.n ?? 1),
         },
     };
-    const options = { exactWorstCase, refusalHint: completionCapHint(params, model), shrink };
+    const options = { exactWorstCase, refusalHint: completionCapHint(params, model), shrink, ...request.reservation };
     return admission.run(
       worstCase,
       async ({ billing, costOf, completionCap: capped }) => {

@@ -6,6 +6,7 @@ import { BillableUsage, CreateEmbeddingsReply, CreateEmbeddingsRequest, EMBEDDIN
 import { DomainError, ErrorCode } from '@svc/errors';
 import { RpcClient } from '@svc/messaging';
 import { AdmissionService, ModelAdmission, RouteCall } from '../admission/admission.service';
+import { AdmissionRequest } from '../admission/admission.types';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { REDIS } from '../redis/redis.module';
 import { estimateEmbeddingTokens } from './embeddings-usage';
@@ -52,9 +53,9 @@ export class EmbeddingBatches {
   }
 
   /** The model's headers go on the reply now, so the route's own 4xx from here on carry them too. */
-  forModel(call: RouteCall, model: ModelDefinition): EmbeddingAdmission {
+  forModel(call: RouteCall, model: ModelDefinition, reservation?: Pick<AdmissionRequest, 'ownReservation' | 'reservationId'>): EmbeddingAdmission {
     const admission = this.admission.forModel(call, model);
-    return { run: (inputs, dimensions, answer) => this.run(admission, call, model, inputs, dimensions, answer) };
+    return { run: (inputs, dimensions, answer) => this.run(admission, call, model, inputs, dimensions, answer, reservation) };
   }
 
   private run<T>(
@@ -64,6 +65,7 @@ export class EmbeddingBatches {
     inputs: string[],
     dimensions: number | undefined,
     answer: (batch: EmbeddedBatch) => T,
+    reservation?: Pick<AdmissionRequest, 'ownReservation' | 'reservationId'>,
   ): Promise<T> {
     // At the margin (the byte bound does not fit the credit left), the engine counts the batch exactly.
     const exactWorstCase = async (): Promise<BillableUsage | null> => {
@@ -93,7 +95,7 @@ export class EmbeddingBatches {
         const batch = { model: result.model, count: result.count, dimensions: result.dimensions, vectors, promptTokens: result.promptTokens };
         return { result: answer(batch), usage: { promptTokens: result.promptTokens, completionTokens: 0 } };
       },
-      { exactWorstCase },
+      { exactWorstCase, ...reservation },
     );
   }
 

@@ -2,12 +2,13 @@ import { Module } from '@nestjs/common';
 import { AdmissionModule } from '../admission/admission.module';
 import { EmbeddingBatches } from './embedding-batches';
 import { EmbeddingsController } from './embeddings.controller';
+import { EmbeddingsRoute } from './embeddings-route';
 
-/** `POST /embeddings`, and the admitted embedding path other routes share (`POST /rerank`). */
+/** `POST /embeddings` (also run by batch lines), and the admitted embedding path other routes share (`POST /rerank`). */
 @Module({
   imports: [AdmissionModule],
   controllers: [EmbeddingsController],
-  providers: [EmbeddingBatches],
-  exports: [EmbeddingBatches],
+  providers: [EmbeddingBatches, EmbeddingsRoute],
+  exports: [EmbeddingBatches, EmbeddingsRoute],
 })
 export class EmbeddingsModule {}

@@ -5,6 +5,7 @@ import { completeAudioSchema, queueAudioSchema, quoteAudioSchema, retrieveAudioS
 import { videoTranscriptionRequestSchema } from '../audio/video-transcription.dto';
 import { transcriptionRequestSchema, translationRequestSchema } from '../audio/audio-request.dto';
 import { cloneVoiceSchema } from '../audio/voices.controller';
+import { createBatchSchema, listBatchesSchema, uploadFileSchema } from '../batches/batch-request.dto';
 import { augmentScrapeSchema, augmentSearchSchema, textParserSchema } from '../augment/augment-request.dto';
 import { usageAnalyticsQuery, usageHistoryQuery } from '../billing/billing.dto';
 import { addReviewBody, createCharacterBody, listCharactersQuery, listReviewsQuery, reviewIdSchema } from '../characters/characters.dto';
@@ -70,6 +71,8 @@ const AUDIO = ['audio/mpeg', 'audio/opus', 'audio/aac', 'audio/flac', 'audio/wav
 /** json and verbose_json as JSON; text, srt and vtt as text/plain (OpenAI's type for them). */
 const TRANSCRIPTS = ['application/json', 'text/plain'] as const;
 const slug = z.object({ slug: characterSlugSchema });
+const fileIdParams = z.object({ id: z.string() });
+const batchIdParams = z.object({ id: z.string() });
 const IMAGE_HEADERS: readonly RouteHeader[] = ['x-svc-is-blurred', 'x-svc-is-content-violation', 'x-svc-enhanced-prompt'];
 
 /** Keyed as libs/testing's `declaredRoutes()` names them: `METHOD /path` below /api/v1, `:params` as declared. */
@@ -230,6 +233,28 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     errors: [404],
   },
   'POST /audio/complete': { summary: 'Delete a finished audio job', access: 'key', body: completeAudioSchema, errors: [404] },
+  'POST /files': {
+    summary: 'Upload a JSONL batch input (purpose "batch"); kept BATCH_FILE_TTL_MS',
+    access: 'key',
+    local: true,
+    body: uploadFileSchema,
+    bodyTypes: ['multipart/form-data'],
+    errors: [413, 415],
+  },
+  'GET /files': { summary: "The account's files", access: 'key', local: true },
+  'GET /files/:id': { summary: 'A file', access: 'key', local: true, path: fileIdParams, errors: [404] },
+  'GET /files/:id/content': { summary: "A file's bytes", access: 'key', local: true, path: fileIdParams, answers: ['application/octet-stream'], errors: [404] },
+  'DELETE /files/:id': { summary: 'Delete a file and its bytes', access: 'key', local: true, path: fileIdParams, errors: [404] },
+  'POST /batches': {
+    summary: 'Run a JSONL file of requests as a batch (each line admitted and billed as a request)',
+    access: 'key',
+    local: true,
+    body: createBatchSchema,
+    errors: [404],
+  },
+  'GET /batches': { summary: "The account's batches, newest first", access: 'key', local: true, query: listBatchesSchema },
+  'GET /batches/:id': { summary: 'A batch: status, counts, output and error files', access: 'key', local: true, path: batchIdParams, errors: [404] },
+  'POST /batches/:id/cancel': { summary: 'Cancel a batch: lines not yet started do not run', access: 'key', local: true, path: batchIdParams, errors: [404] },
   'POST /video/quote': { summary: 'Price of a video job', access: 'key', body: quoteVideoSchema, errors: [403] },
   'POST /video/queue': { summary: 'Queue a video job', access: 'key', billed: true, body: queueVideoSchema, errors: [403] },
   'POST /video/retrieve': {
