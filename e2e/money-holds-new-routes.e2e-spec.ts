@@ -95,14 +95,23 @@ describe('a key limit holds on the routes added for issues 18 and 20 and video t
         headers: { ...headers, 'content-type': 'application/json' },
         body: JSON.stringify({ url: `${nodeUrl}/talk.wav` }),
       });
-    const body = route === '/responses' ? { model: 'default', input: 'Name a lamp.', max_output_tokens: 16, temperature: 0, seed: 7 } : { image: png };
+    const bodies: Record<string, unknown> = {
+      '/responses': { model: 'default', input: 'Name a lamp.', max_output_tokens: 16, temperature: 0, seed: 7 },
+      '/completions': { model: 'default', prompt: 'Name a lamp.', max_tokens: 16, temperature: 0, seed: 7 },
+      '/rerank': {
+        model: 'text-embedding-3-small',
+        query: 'lamp at dusk',
+        documents: ['The lamp is lit at dusk.', 'Bees make honey.', 'A river runs to the sea.'],
+      },
+    };
+    const body = bodies[route] ?? { image: png };
     return fetch(`${platform.apiUrl}${route}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   };
 
   /** A key whose LIFETIME USD limit is `limitNano`, on an account holding 1 USD. */
   const keyWithLimit = (limitNano: bigint) => accountWithKey(rpc, db, 10n ** 9n, limitNano);
 
-  it.each(['/responses', '/augment/text-parser', '/image/background-remove', '/crypto/rpc/test-mainnet', '/video/transcriptions'])(
+  it.each(['/responses', '/completions', '/rerank', '/augment/text-parser', '/image/background-remove', '/crypto/rpc/test-mainnet', '/video/transcriptions'])(
     `%s: a key limit worth ${N} requests serves at most ${N} of ${CONCURRENCY} at once, within the limit`,
     async (route) => {
       // What one call costs: measured on a key of its own with room for it.
