@@ -44,9 +44,14 @@ export class StreamReader {
     });
   }
 
-  /** Call with the service's reply to the open request. */
+  /**
+   * Call with the service's reply to the open request. The reply is a sign of life: the idle
+   * clock starts again here, so an open that took a resend (a replica that died holding the
+   * first send) is not counted against the stream that follows.
+   */
   attach(reply: StreamOpenReply): void {
     this.control = reply.control;
+    this.lastFrameAt = Date.now();
   }
 
   async next(): Promise<Frame> {

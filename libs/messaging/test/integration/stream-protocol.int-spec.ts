@@ -95,6 +95,21 @@ describe('token stream protocol over NATS', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
+  it('counts idleness from the open reply, so an open that needed a resend still streams', async () => {
+    const reader = new StreamReader(consumer, { window: 4, idleTimeoutMs: 300 });
+    // The first send went to a replica that died: the reply comes only after a resend, past the idle time.
+    await new Promise((r) => setTimeout(r, 400));
+    const publisher = new StreamPublisher(producer, { inbox: reader.inbox, window: 4 }, { heartbeatMs: 100, ackTimeoutMs: 2_000 });
+    reader.attach(publisher.reply());
+    await consumer.flush();
+    await publisher.chunk('late but alive');
+    const frame = await reader.next();
+    expect(frame.kind).toBe('chunk');
+    expect(text(frame)).toBe('late but alive');
+    publisher.close();
+    reader.close();
+  });
+
   it('reports frames lost in transit (a gap in the numbering) as a 503 error frame, never a silent truncation', async () => {
     const reader = new StreamReader(consumer, { window: 4, idleTimeoutMs: 2_000 });
     await consumer.flush();
