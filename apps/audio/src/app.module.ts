@@ -4,7 +4,7 @@ import { loadCatalog } from '@svc/catalog';
 import { JobsModule } from '@svc/jobs';
 import { createLogger } from '@svc/logging';
 import { HEALTH_CHECKS, MessagingModule, SERVICE_LOGGER } from '@svc/messaging';
-import { BillingSettler, settlementJournalProvider } from '@svc/billing-client';
+import { BillingSettler, settlementJournalProvider, settleWindowProvider } from '@svc/billing-client';
 import { AudioPayloads } from './audio-payloads';
 import { AUDIO_CONFIG, AudioConfig } from './config';
 import { AudioEngineRegistry } from './engines/engine-registry';
@@ -55,6 +55,7 @@ export class AppModule implements OnModuleInit, OnApplicationShutdown {
         AudioPayloads,
         BillingSettler,
         settlementJournalProvider(config.SETTLEMENT_JOURNAL_DIR, 'audio', logger),
+        settleWindowProvider(config.SETTLE_WINDOW_MS),
         { provide: AudioEngineRegistry, useValue: engines },
         { provide: BLOB_STORE, useValue: blobs },
         { provide: CATALOG, useValue: catalog },

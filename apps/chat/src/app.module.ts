@@ -1,7 +1,7 @@
 import { DynamicModule, Inject, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { loadCatalog } from '@svc/catalog';
 import { HEALTH_CHECKS, MessagingModule, SERVICE_LOGGER } from '@svc/messaging';
-import { BillingSettler, settlementJournalProvider } from '@svc/billing-client';
+import { BillingSettler, settlementJournalProvider, settleWindowProvider } from '@svc/billing-client';
 import { createLogger } from '@svc/logging';
 import { CharactersModule } from './characters/characters.module';
 import { ChatHandler } from './chat/chat.handler';
@@ -48,6 +48,7 @@ export class AppModule implements OnModuleInit, OnApplicationShutdown {
         ...augmentProviders(config),
         BillingSettler,
         settlementJournalProvider(config.SETTLEMENT_JOURNAL_DIR, 'chat', logger),
+        settleWindowProvider(config.SETTLE_WINDOW_MS),
         { provide: EngineRegistry, useValue: engines },
         { provide: CATALOG, useValue: catalog },
         { provide: CHAT_CONFIG, useValue: config },

@@ -4,7 +4,7 @@ import { BlobStore } from '@svc/blob-store';
 import { loadCatalog } from '@svc/catalog';
 import { createLogger, Logger } from '@svc/logging';
 import { HEALTH_CHECKS, MessagingModule, SERVICE_LOGGER } from '@svc/messaging';
-import { BillingSettler, settlementJournalProvider } from '@svc/billing-client';
+import { BillingSettler, settlementJournalProvider, settleWindowProvider } from '@svc/billing-client';
 import { MEDIA_CONFIG, MediaConfig } from './config';
 import { ImageEngineRegistry } from './images/image-engine.registry';
 import { ImageHandler } from './images/image.handler';
@@ -60,6 +60,7 @@ export class AppModule implements OnModuleInit, OnApplicationShutdown {
         ModerationService,
         BillingSettler,
         settlementJournalProvider(config.SETTLEMENT_JOURNAL_DIR, 'media', logger),
+        settleWindowProvider(config.SETTLE_WINDOW_MS),
         { provide: ImageEngineRegistry, useValue: engines },
         { provide: SafeMode, useValue: safeMode },
         { provide: BLOB_STORE, useValue: new BlobStore(redis) },

@@ -145,6 +145,25 @@ describe('BillingSettler', () => {
     ]);
   });
 
+  it('gathers the settlements of its window (one request after another, as at one connection) in one message; window 0 sends each at once', async () => {
+    const gathered = fakeRpc([]);
+    const settler = new BillingSettler(gathered.rpc, logger, null, 60);
+    for (const id of ['a', 'b', 'c']) {
+      settler.settle({ reservationId: id }, id, 'failed', null);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(gathered.batches).toEqual([]);
+    await new Promise((r) => setTimeout(r, 80));
+    expect(gathered.batches).toEqual([3]);
+
+    const each = fakeRpc([]);
+    const immediate = new BillingSettler(each.rpc, logger, null, 0);
+    immediate.settle({ reservationId: 'x' }, 'x', 'failed', null);
+    immediate.settle({ reservationId: 'y' }, 'y', 'failed', null);
+    await immediate.drain();
+    expect(each.batches).toEqual([1, 1]);
+  });
+
   it('sends the settlements of a refused batch one by one, so one bad settlement loses no other', async () => {
     const { rpc, sent, batches } = fakeRpc([ErrorCode.Validation, ErrorCode.Validation]);
     const settler = new BillingSettler(rpc, logger);

@@ -10,8 +10,17 @@ const ATTEMPT_TIMEOUT_MS = 5_000;
 const MAX_ATTEMPTS = 8;
 const SHUTDOWN_WAIT_MS = 5_000;
 const RETRYABLE = new Set<ErrorCode>([ErrorCode.ServiceUnavailable, ErrorCode.Timeout, ErrorCode.Internal]);
-/** Settlements wait at most this long for others to share their message and transaction. */
-export const SETTLE_FLUSH_MS = 5;
+/**
+ * Settlements wait at most this long (SETTLE_WINDOW_MS) for others to share their message and
+ * transaction. A window by time, not only by what is in flight: at one connection each request
+ * would otherwise cost billing one message and one Postgres transaction of its own. The journal
+ * makes waiting safe (a settlement is on disk before it is queued); what it delays is only when
+ * the charge shows in billing's balance, by at most the window.
+ */
+export const DEFAULT_SETTLE_WINDOW_MS = 50;
+/** Nest token of the window (ms), from the service's config (`settleWindowProvider`). */
+export const SETTLE_WINDOW = Symbol('SETTLE_WINDOW');
+export const settleWindowProvider = (windowMs: number): { provide: symbol; useValue: number } => ({ provide: SETTLE_WINDOW, useValue: windowMs });
 /** A batch leaves at once when it has this many settlements. */
 const FLUSH_AT = SETTLE_BATCH_MAX / 2;
 /**
@@ -38,7 +47,7 @@ interface Queued {
  * Settles the gateway's reservation with the engine's exact counts, from the service that ran the
  * request, so settlement happens even when the gateway died meanwhile. Never delays a response:
  * settlements are queued, sent in batches (one message and one billing transaction for everything
- * settled within SETTLE_FLUSH_MS) and retried (quickly for about 20 s, then from a backlog for up
+ * settled within the window, SETTLE_WINDOW_MS) and retried (quickly for about 20 s, then from a backlog for up
  * to an hour); settling is idempotent in billing. Each settlement is written to the service's
  * SettlementJournal before it is queued, so one the process dies owing is sent by the next process
  * of the service (onModuleInit). If one never gets through, the gateway's fallback count or the
@@ -56,6 +65,7 @@ export class BillingSettler implements OnModuleInit, OnApplicationShutdown {
     private readonly rpc: RpcClient,
     @Inject(SERVICE_LOGGER) private readonly logger: Logger,
     @Optional() @Inject(SETTLEMENT_JOURNAL) private readonly journal: SettlementJournal | null = null,
+    @Optional() @Inject(SETTLE_WINDOW) private readonly windowMs: number = DEFAULT_SETTLE_WINDOW_MS,
   ) {}
 
   /** Sends again what stopped processes of this service still owed billing (their journals). */
@@ -76,8 +86,8 @@ export class BillingSettler implements OnModuleInit, OnApplicationShutdown {
   /** Queues any settlement (the gateway's releases of leased requests use it too). */
   send(request: SettleRequest, requestId: string): void {
     this.queue.push({ request, requestId, journalId: this.journal?.append({ request, requestId }) });
-    if (this.queue.length >= FLUSH_AT) this.flush();
-    else this.timer ??= setTimeout(() => this.flush(), SETTLE_FLUSH_MS);
+    if (this.queue.length >= FLUSH_AT || this.windowMs === 0) this.flush();
+    else this.timer ??= setTimeout(() => this.flush(), this.windowMs);
   }
 
   /**

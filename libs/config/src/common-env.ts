@@ -64,6 +64,12 @@ export const commonEnv = {
    * same service sends what a crash left unsent (docs/billing.md, "Crash cases"); `off`: no
    * journal. Each replica needs a writable directory that outlives its process (a volume).
    */
+  /**
+   * How long a process's settlements wait to share one message to billing and one transaction
+   * there (docs/billing.md, "The hot path"); 0 sends each at once. The settlement journal keeps
+   * them meanwhile, so a longer window delays only when a charge shows in the balance.
+   */
+  SETTLE_WINDOW_MS: z.coerce.number().int().min(0).max(1_000).default(50),
   SETTLEMENT_JOURNAL_DIR: z
     .string()
     .min(1)

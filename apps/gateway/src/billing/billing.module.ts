@@ -26,7 +26,7 @@ import { KeyUsageEnricher } from './key-usage.enricher';
       provide: BillingSettler,
       inject: [RpcClient, GATEWAY_LOGGER, GATEWAY_CONFIG],
       useFactory: (rpc: RpcClient, logger: Logger, config: GatewayConfig) =>
-        new BillingSettler(rpc, logger, openSettlementJournal(config.SETTLEMENT_JOURNAL_DIR, 'gateway', logger)),
+        new BillingSettler(rpc, logger, openSettlementJournal(config.SETTLEMENT_JOURNAL_DIR, 'gateway', logger), config.SETTLE_WINDOW_MS),
     },
     KeyUsageEnricher,
     { provide: ACCOUNT_BALANCES, useClass: GatewayAccountBalances },

@@ -1,10 +1,16 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { Bucket } from './limit-plan';
 import { Decision, HitInfo } from './limiter.types';
 import { LocalLimiter, replicaShare } from './local-limiter';
 import { RedisAvailability } from './redis-availability';
 import { RedisLimiter } from './redis-limiter';
+
+interface PendingSettle {
+  buckets: readonly Bucket[];
+  member: string;
+  tokens: number | null;
+}
 
 /** An admission decision and where it was counted, so settlement goes to the same place. */
 export interface Counted {
@@ -20,9 +26,11 @@ export interface Counted {
  * counts are dropped when Redis is back.
  */
 @Injectable()
-export class RateLimiter {
+export class RateLimiter implements OnApplicationShutdown {
   private readonly shared: RedisLimiter;
   private readonly local: LocalLimiter;
+  private settles: PendingSettle[] = [];
+  private settleTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly availability: RedisAvailability,
@@ -39,6 +47,7 @@ export class RateLimiter {
 
   /** `blockKey`: an abuse block read in the same Redis call (`decision.blockedUntil`; not in the local fallback). */
   async admit(buckets: readonly Bucket[], member: string, cost: number, hit: HitInfo, blockKey?: string): Promise<Counted> {
+    this.flushSettles();
     try {
       const decision = await this.availability.call('rate-limit admit', () => this.shared.admit(buckets, member, cost, hit, blockKey));
       return {
@@ -57,6 +66,7 @@ export class RateLimiter {
 
   /** The counters' state without counting anything (headers of non-inference responses). */
   async peek(buckets: readonly Bucket[]): Promise<{ decision: Decision; buckets: readonly Bucket[] }> {
+    this.flushSettles();
     try {
       return { decision: await this.availability.call('rate-limit peek', () => this.shared.peek(buckets)), buckets };
     } catch {
@@ -65,16 +75,33 @@ export class RateLimiter {
     }
   }
 
+  onApplicationShutdown(): void {
+    this.flushSettles();
+  }
+
   /**
-   * Not awaited, and written right after the response (setImmediate), off the response's path.
-   * A next request of the same client needs a network round trip and its own Redis calls, so its
-   * admission is counted after the correction. Redis down since admission: the correction is
-   * lost; the request leaves the window anyway.
+   * Not awaited, and not sent alone: corrections wait up to SETTLE_WINDOW_MS and leave together,
+   * or with this replica's next admission or peek, written before it on the same connection (so
+   * Redis runs them first). At one connection that makes a request's correction share its
+   * successor's round trip instead of costing one of its own. Another replica may see a correction
+   * up to the window late. A correction almost always lowers what a request counts (admission
+   * counted the prompt's bound plus the completion cap; a failed request leaves the window), so
+   * seen late it errs strict, not lenient.
+   * Redis down since admission: the correction is lost; the request leaves the window anyway.
    */
   private settleShared(buckets: readonly Bucket[], member: string, tokens: number | null): void {
-    setImmediate(() => {
-      this.availability.call('rate-limit settle', () => this.shared.settle(buckets, member, tokens)).catch(() => undefined);
-    });
+    this.settles.push({ buckets, member, tokens });
+    if (this.config.SETTLE_WINDOW_MS === 0) setImmediate(() => this.flushSettles());
+    else this.settleTimer ??= setTimeout(() => this.flushSettles(), this.config.SETTLE_WINDOW_MS);
+  }
+
+  private flushSettles(): void {
+    if (this.settleTimer) clearTimeout(this.settleTimer);
+    this.settleTimer = null;
+    if (this.settles.length === 0) return;
+    const batch = this.settles;
+    this.settles = [];
+    this.availability.call('rate-limit settle', () => Promise.all(batch.map((s) => this.shared.settle(s.buckets, s.member, s.tokens)))).catch(() => undefined);
   }
 
   private localBuckets(buckets: readonly Bucket[]): Bucket[] {

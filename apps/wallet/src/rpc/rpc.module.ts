@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { BillingSettler, settlementJournalProvider } from '@svc/billing-client';
+import { BillingSettler, settlementJournalProvider, settleWindowProvider } from '@svc/billing-client';
 import { Logger } from '@svc/logging';
 import { SERVICE_LOGGER } from '@svc/messaging';
 import { NodeClient } from './node-client';
@@ -12,7 +12,7 @@ import { NODE_CLIENT, RPC_LOGGER, RPC_PRICER } from './rpc.tokens';
 /** The blockchain JSON-RPC proxy (CRYPTO_RPC.* on NATS); needs MessagingModule. */
 @Module({})
 export class RpcModule {
-  static forConfig(config: CryptoRpcConfig & { SETTLEMENT_JOURNAL_DIR: string }, logger: Logger): DynamicModule {
+  static forConfig(config: CryptoRpcConfig & { SETTLEMENT_JOURNAL_DIR: string; SETTLE_WINDOW_MS: number }, logger: Logger): DynamicModule {
     const networks = Object.values(config.CRYPTO_RPC_NETWORKS);
     if (networks.length > 0) {
       // What is served, for the operator; never the node URLs.
@@ -31,6 +31,7 @@ export class RpcModule {
         { provide: SERVICE_LOGGER, useValue: logger },
         BillingSettler,
         settlementJournalProvider(config.SETTLEMENT_JOURNAL_DIR, 'wallet', logger),
+        settleWindowProvider(config.SETTLE_WINDOW_MS),
         RpcProxyService,
       ],
     };
