@@ -45,14 +45,7 @@ export class ChatService {
     return this.billing.around(billing, caller.requestId, async (charge, started) => {
       let model = this.model(params.model);
       const signal = new AbortController().signal;
-      const web = await this.augmentation.prepare(
-        model,
-        this.svc.parametersOf(params),
-        await this.svc.messages(model, params),
-        maxTokensOf(model, params),
-        signal,
-        webContextMaxBytes,
-      );
+      const web = await this.augment(model, params, signal, webContextMaxBytes);
       let retries = 0;
       const choices = await generateChoices(this.candidates(model, params), { ...params, messages: web.messages }, signal, { retry: () => void retries++ });
       model = choices.model;
@@ -94,95 +87,127 @@ export class ChatService {
     );
   }
 
+  /** A stream's production, in its steps: augment the prompt, stream the choices, finish; or end it cut or failed. */
   private async produce(request: StreamChatRequest, model: ModelDefinition, engine: () => TextEngine, publisher: StreamPublisher): Promise<void> {
-    const { caller, params, billing } = request;
     const completionId = newCompletionId();
-    let chunks = new ChunkFactory(completionId, model.id);
-    const started = Date.now();
-    // Content pieces handed to the gateway: what a cut or failed stream is billed for.
-    let pieces = 0;
-    let settled = false;
-    let web: AugmentedChat | undefined;
+    const state: StreamState = { completionId, chunks: new ChunkFactory(completionId, model.id), started: Date.now(), pieces: 0, settled: false };
     try {
-      web = await this.augmentation.prepare(
-        model,
-        this.svc.parametersOf(params),
-        await this.svc.messages(model, params),
-        maxTokensOf(model, params),
-        publisher.signal,
-        request.webContextMaxBytes,
-      );
-      const { messages } = web;
-      const filters: Array<ReturnType<SvcParametersApplier['outputFilter']>> = [];
-      // Per choice: think blocks first, then citation markers (docs/retrieval.md).
-      const filter = (index: number) => (filters[index] ??= chainFilters(this.svc.outputFilter(params), web?.citationFilter()));
-      const documents = web.documentsToolCall();
-      // The role chunk waits for the first output, so a prompt the model refuses (context length) is still an HTTP error.
-      let opened = false;
-      // Model-server retries before the first output: the gateway's x-retry-count, on the first chunk.
-      let retries = 0;
-      const open = async (index: number) => {
-        const results = opened ? undefined : web?.streamedResults();
-        const retried = opened ? {} : withUpstreamRetries(retries);
-        if (results) await publisher.chunk({ ...chunks.searchResults(results), ...retried });
-        if (!opened) await publisher.chunk({ ...chunks.role(), svc_parameters: web?.echo() ?? this.svc.parametersOf(params), ...(results ? {} : retried) });
-        if (index > 0 && !filters[index]) await publisher.chunk(chunks.role(index));
-        opened = true;
-        filter(index);
-      };
-      const { results } = await generateChoices(this.candidates(model, params, engine), { ...params, messages }, publisher.signal, {
-        // Chunks name the model that answers (a fallback, when the requested one failed before output).
-        candidate: (answering) => void (chunks = new ChunkFactory(completionId, answering.id)),
-        retry: () => void retries++,
-        text: async (index, text) => {
-          await open(index);
-          const visible = filter(index).push(text);
-          if (visible) await publisher.chunk(chunks.content(visible, index));
-          pieces++;
-        },
-        done: async (index, choice) => {
-          await open(index);
-          const rest = filter(index).flush();
-          if (rest) await publisher.chunk(chunks.content(rest, index));
-          const calls = documents ? [documents, ...(choice.toolCalls ?? [])] : choice.toolCalls;
-          for (const chunk of chunks.toolCalls(calls ?? [], index)) await publisher.chunk(chunk);
-        },
-      });
-      const result = combineResults(results);
-      this.billing.settle(billing, caller.requestId, 'completed', { ...textUsage(result), ...web.billable() }, Date.now() - started);
-      settled = true;
-      for (const [index, choice] of results.entries()) await publisher.chunk(chunks.finish(choice.finishReason, index, choice.logprobs ?? null));
-      if (params.stream_options?.include_usage) await publisher.chunk(chunks.usage(usageOf(result)));
-      publisher.end({ usage: usageOf(result), finishReason: result.finishReason });
-      this.logger.info(
-        {
-          requestId: caller.requestId,
-          model: model.id,
-          promptTokens: result.promptTokens,
-          completionTokens: result.completionTokens,
-          ms: Date.now() - started,
-        },
-        'stream completed',
-      );
+      state.web = await this.augment(model, request.params, publisher.signal, request.webContextMaxBytes);
+      const results = await this.streamChoices(request, model, engine, publisher, state, state.web);
+      await this.finishStream(request, model, publisher, state, state.web, results);
     } catch (err) {
-      const partial = partialUsage(pieces, promptTokensOnAbort(err));
-      // A cut or failed stream still pays for the searches and pages it used, once it produced something.
-      const produced = partial && web ? { ...partial, ...web.billable() } : partial;
-      if (err instanceof GenerationAbortedError || err instanceof StreamAbortedError || publisher.signal.aborted) {
-        if (!settled) this.billing.settle(billing, caller.requestId, 'cut', produced, Date.now() - started);
-        this.logger.info(
-          { requestId: caller.requestId, model: model.id, reason: String(publisher.signal.reason ?? 'aborted'), ms: Date.now() - started },
-          'stream cancelled',
-        );
-        publisher.close();
-        return;
-      }
-      if (!settled) this.billing.settle(billing, caller.requestId, 'failed', produced, Date.now() - started);
-      const error = err instanceof DomainError ? err : new DomainError(ErrorCode.Internal, 'Generation failed.');
-      if (!(err instanceof DomainError))
-        this.logger.error({ requestId: caller.requestId, model: model.id, err: err instanceof Error ? err.message : String(err) }, 'stream failed');
-      publisher.error(error.toPayload());
+      this.endStreamEarly(request, model, publisher, state, err);
     }
+  }
+
+  /** The prompt as the model will see it: svc parameters applied, web context added where asked. */
+  private async augment(
+    model: ModelDefinition,
+    params: CompleteChatRequest['params'],
+    signal: AbortSignal,
+    webContextMaxBytes?: number,
+  ): Promise<AugmentedChat> {
+    return this.augmentation.prepare(
+      model,
+      this.svc.parametersOf(params),
+      await this.svc.messages(model, params),
+      maxTokensOf(model, params),
+      signal,
+      webContextMaxBytes,
+    );
+  }
+
+  /** Generates every choice, relaying its pieces as chunks; the role chunk waits for the first output. */
+  private async streamChoices(
+    { params }: StreamChatRequest,
+    model: ModelDefinition,
+    engine: () => TextEngine,
+    publisher: StreamPublisher,
+    state: StreamState,
+    web: AugmentedChat,
+  ): Promise<GenerateResult[]> {
+    const filters: Array<ReturnType<SvcParametersApplier['outputFilter']>> = [];
+    // Per choice: think blocks first, then citation markers (docs/retrieval.md).
+    const filter = (index: number) => (filters[index] ??= chainFilters(this.svc.outputFilter(params), web.citationFilter()));
+    const documents = web.documentsToolCall();
+    // The role chunk waits for the first output, so a prompt the model refuses (context length) is still an HTTP error.
+    let opened = false;
+    // Model-server retries before the first output: the gateway's x-retry-count, on the first chunk.
+    let retries = 0;
+    const open = async (index: number) => {
+      const results = opened ? undefined : web.streamedResults();
+      const retried = opened ? {} : withUpstreamRetries(retries);
+      if (results) await publisher.chunk({ ...state.chunks.searchResults(results), ...retried });
+      if (!opened) await publisher.chunk({ ...state.chunks.role(), svc_parameters: web.echo(), ...(results ? {} : retried) });
+      if (index > 0 && !filters[index]) await publisher.chunk(state.chunks.role(index));
+      opened = true;
+      filter(index);
+    };
+    const { results } = await generateChoices(this.candidates(model, params, engine), { ...params, messages: web.messages }, publisher.signal, {
+      // Chunks name the model that answers (a fallback, when the requested one failed before output).
+      candidate: (answering) => void (state.chunks = new ChunkFactory(state.completionId, answering.id)),
+      retry: () => void retries++,
+      text: async (index, text) => {
+        await open(index);
+        const visible = filter(index).push(text);
+        if (visible) await publisher.chunk(state.chunks.content(visible, index));
+        state.pieces++;
+      },
+      done: async (index, choice) => {
+        await open(index);
+        const rest = filter(index).flush();
+        if (rest) await publisher.chunk(state.chunks.content(rest, index));
+        const calls = documents ? [documents, ...(choice.toolCalls ?? [])] : choice.toolCalls;
+        for (const chunk of state.chunks.toolCalls(calls ?? [], index)) await publisher.chunk(chunk);
+      },
+    });
+    return results;
+  }
+
+  /** Settles what was generated, then sends the finish (and usage) chunks and the end frame. */
+  private async finishStream(
+    { caller, params, billing }: StreamChatRequest,
+    model: ModelDefinition,
+    publisher: StreamPublisher,
+    state: StreamState,
+    web: AugmentedChat,
+    results: GenerateResult[],
+  ): Promise<void> {
+    const result = combineResults(results);
+    this.billing.settle(billing, caller.requestId, 'completed', { ...textUsage(result), ...web.billable() }, Date.now() - state.started);
+    state.settled = true;
+    for (const [index, choice] of results.entries()) await publisher.chunk(state.chunks.finish(choice.finishReason, index, choice.logprobs ?? null));
+    if (params.stream_options?.include_usage) await publisher.chunk(state.chunks.usage(usageOf(result)));
+    publisher.end({ usage: usageOf(result), finishReason: result.finishReason });
+    this.logger.info(
+      {
+        requestId: caller.requestId,
+        model: model.id,
+        promptTokens: result.promptTokens,
+        completionTokens: result.completionTokens,
+        ms: Date.now() - state.started,
+      },
+      'stream completed',
+    );
+  }
+
+  /** A stream cut by its reader is settled as cut and closed; one that failed, as failed with an error frame. */
+  private endStreamEarly({ caller, billing }: StreamChatRequest, model: ModelDefinition, publisher: StreamPublisher, state: StreamState, err: unknown): void {
+    const partial = partialUsage(state.pieces, promptTokensOnAbort(err));
+    // A cut or failed stream still pays for the searches and pages it used, once it produced something.
+    const produced = partial && state.web ? { ...partial, ...state.web.billable() } : partial;
+    const ms = Date.now() - state.started;
+    if (err instanceof GenerationAbortedError || err instanceof StreamAbortedError || publisher.signal.aborted) {
+      if (!state.settled) this.billing.settle(billing, caller.requestId, 'cut', produced, ms);
+      this.logger.info({ requestId: caller.requestId, model: model.id, reason: String(publisher.signal.reason ?? 'aborted'), ms }, 'stream cancelled');
+      publisher.close();
+      return;
+    }
+    if (!state.settled) this.billing.settle(billing, caller.requestId, 'failed', produced, ms);
+    const error = err instanceof DomainError ? err : new DomainError(ErrorCode.Internal, 'Generation failed.');
+    if (!(err instanceof DomainError))
+      this.logger.error({ requestId: caller.requestId, model: model.id, err: err instanceof Error ? err.message : String(err) }, 'stream failed');
+    publisher.error(error.toPayload());
   }
 
   /**
@@ -233,6 +258,17 @@ const UNUSED_SIGNAL = new AbortController().signal;
 const maxTokensOf = (model: ModelDefinition, params: CompleteChatRequest['params']): number => toGenerateRequest(model, params, UNUSED_SIGNAL).maxTokens;
 
 const textUsage = (result: GenerateResult): SettledUsage => ({ kind: 'text', promptTokens: result.promptTokens, completionTokens: result.completionTokens });
+
+/** What a stream's steps share: its chunk factory (renamed when a fallback answers), what it produced, whether it settled. */
+interface StreamState {
+  completionId: string;
+  chunks: ChunkFactory;
+  started: number;
+  /** Content pieces handed to the gateway: what a cut or failed stream is billed for. */
+  pieces: number;
+  settled: boolean;
+  web?: AugmentedChat;
+}
 
 /** A stream that ended early is billed for the pieces generated; nothing when nothing was produced. */
 function partialUsage(pieces: number, promptTokens: number | null): SettledUsage | null {
