@@ -4,24 +4,23 @@ import path from 'node:path';
 import { BILLING, SettleRequest } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { createLogger } from '@svc/logging';
-import { RpcClient } from '@svc/messaging';
+import { fakeRpc } from '@svc/messaging/testing';
 import { BACKLOG_MAX_AGE_MS, BACKLOG_RETRY_MS, BillingSettler, promptTokensOnAbort } from './billing-settler';
 import { SettlementJournal } from './settlement-journal';
 
 /** Records every settlement sent (flattened) and every message (`batches`: the item count of each). */
-function fakeRpc(failures: ErrorCode[]) {
+function settleRpc(failures: ErrorCode[]) {
   const sent: SettleRequest[] = [];
   const batches: number[] = [];
-  const rpc = {
-    send: async (subject: string, request: { items: SettleRequest[] }) => {
-      expect(subject).toBe(BILLING.SETTLE_BATCH);
+  const { rpc } = fakeRpc({
+    [BILLING.SETTLE_BATCH]: (request) => {
       sent.push(...request.items);
       batches.push(request.items.length);
       const code = failures.shift();
       if (code) throw new DomainError(code, 'failed');
-      return { results: request.items.map(() => ({ status: 'settled', currency: 'USD', chargedNano: '1' })) };
+      return { results: request.items.map(() => ({ status: 'settled' as const, currency: 'USD' as const, chargedNano: '1' })) };
     },
-  } as unknown as RpcClient;
+  });
   return { rpc, sent, batches };
 }
 
@@ -29,7 +28,7 @@ const logger = createLogger('chat-test', 'silent');
 
 describe('BillingSettler', () => {
   it('sends the exact usage for the reservation, as the service', async () => {
-    const { rpc, sent } = fakeRpc([]);
+    const { rpc, sent } = settleRpc([]);
     const settler = new BillingSettler(rpc, logger);
     settler.settle({ reservationId: 'r1' }, 'req', 'completed', { kind: 'text', promptTokens: 5, completionTokens: 7 }, 12);
     await settler.drain();
@@ -39,7 +38,7 @@ describe('BillingSettler', () => {
   });
 
   it('settles around an engine call: completed with the usage it charged, released when it fails first; work gets its start time', async () => {
-    const { rpc, sent } = fakeRpc([]);
+    const { rpc, sent } = settleRpc([]);
     const settler = new BillingSettler(rpc, logger);
     const usage = { kind: 'tts' as const, characters: 12 };
     await expect(settler.around({ reservationId: 'ok' }, 'req', async (charge) => (charge(usage), 'done'))).resolves.toBe('done');
@@ -70,12 +69,12 @@ describe('BillingSettler', () => {
   });
 
   it('retries while billing is unreachable, and stops on a permanent refusal', async () => {
-    const transient = fakeRpc([ErrorCode.ServiceUnavailable, ErrorCode.Timeout]);
+    const transient = settleRpc([ErrorCode.ServiceUnavailable, ErrorCode.Timeout]);
     const a = new BillingSettler(transient.rpc, logger);
     a.settle({ reservationId: 'r1' }, 'req', 'cut', null);
     await a.drain();
     expect(transient.sent).toHaveLength(3);
-    const permanent = fakeRpc([ErrorCode.Validation]);
+    const permanent = settleRpc([ErrorCode.Validation]);
     const b = new BillingSettler(permanent.rpc, logger);
     b.settle({ reservationId: 'r2' }, 'req', 'cut', null);
     await b.drain();
@@ -88,7 +87,7 @@ describe('BillingSettler', () => {
 
     it('keeps the settlement in a backlog and settles it once billing is back (billing charges a late settlement)', async () => {
       const down = Array<ErrorCode>(12).fill(ErrorCode.ServiceUnavailable);
-      const { rpc, sent } = fakeRpc(down);
+      const { rpc, sent } = settleRpc(down);
       const settler = new BillingSettler(rpc, logger);
       settler.settle({ reservationId: 'r1' }, 'req', 'completed', { kind: 'tts', characters: 3 });
       await jest.advanceTimersByTimeAsync(30_000); // 8 quick tries, then one from the backlog
@@ -103,7 +102,7 @@ describe('BillingSettler', () => {
     });
 
     it('gives up after an hour, and tries the backlog once more at shutdown', async () => {
-      const { rpc, sent } = fakeRpc(Array<ErrorCode>(1_000).fill(ErrorCode.ServiceUnavailable)); // down for good
+      const { rpc, sent } = settleRpc(Array<ErrorCode>(1_000).fill(ErrorCode.ServiceUnavailable)); // down for good
       const settler = new BillingSettler(rpc, logger);
       settler.settle({ reservationId: 'old' }, 'req', 'failed', null);
       await jest.advanceTimersByTimeAsync(BACKLOG_MAX_AGE_MS + 2 * BACKLOG_RETRY_MS);
@@ -124,7 +123,7 @@ describe('BillingSettler', () => {
   });
 
   it('sends the settlements of one moment in one message, and a leased request with its lease', async () => {
-    const { rpc, sent, batches } = fakeRpc([]);
+    const { rpc, sent, batches } = settleRpc([]);
     const settler = new BillingSettler(rpc, logger);
     const lease = {
       leaseId: 'l1',
@@ -146,7 +145,7 @@ describe('BillingSettler', () => {
   });
 
   it('gathers the settlements of its window (one request after another, as at one connection) in one message; window 0 sends each at once', async () => {
-    const gathered = fakeRpc([]);
+    const gathered = settleRpc([]);
     const settler = new BillingSettler(gathered.rpc, logger, null, 60);
     for (const id of ['a', 'b', 'c']) {
       settler.settle({ reservationId: id }, id, 'failed', null);
@@ -156,7 +155,7 @@ describe('BillingSettler', () => {
     await new Promise((r) => setTimeout(r, 80));
     expect(gathered.batches).toEqual([3]);
 
-    const each = fakeRpc([]);
+    const each = settleRpc([]);
     const immediate = new BillingSettler(each.rpc, logger, null, 0);
     immediate.settle({ reservationId: 'x' }, 'x', 'failed', null);
     immediate.settle({ reservationId: 'y' }, 'y', 'failed', null);
@@ -165,7 +164,7 @@ describe('BillingSettler', () => {
   });
 
   it('sends the settlements of a refused batch one by one, so one bad settlement loses no other', async () => {
-    const { rpc, sent, batches } = fakeRpc([ErrorCode.Validation, ErrorCode.Validation]);
+    const { rpc, sent, batches } = settleRpc([ErrorCode.Validation, ErrorCode.Validation]);
     const settler = new BillingSettler(rpc, logger);
     settler.settle({ reservationId: 'bad' }, 'a', 'completed', null);
     settler.settle({ reservationId: 'good' }, 'b', 'failed', null);
@@ -175,7 +174,7 @@ describe('BillingSettler', () => {
   });
 
   it('does nothing for a request without a reservation', async () => {
-    const { rpc, sent } = fakeRpc([]);
+    const { rpc, sent } = settleRpc([]);
     const settler = new BillingSettler(rpc, logger);
     settler.settle(undefined, 'req', 'completed', null);
     await settler.drain();
@@ -190,7 +189,7 @@ describe('BillingSettler', () => {
 
     it('what a process died owing is sent by the next process of the service, once', async () => {
       // billing never answers this one: it dies (SIGKILL) with both settlements unsent
-      const hung = { send: () => new Promise(() => undefined) } as unknown as RpcClient;
+      const { rpc: hung } = fakeRpc({ [BILLING.SETTLE_BATCH]: () => new Promise(() => undefined) });
       const dying = new BillingSettler(hung, logger, journal());
       dying.settle({ reservationId: 'a' }, 'req-a', 'completed', { kind: 'text', promptTokens: 1, completionTokens: 2 });
       dying.settle({ reservationId: 'b' }, 'req-b', 'failed', null);
@@ -198,7 +197,7 @@ describe('BillingSettler', () => {
       const [file] = readdirSync(dir);
       renameSync(path.join(dir, file), path.join(dir, file.replace(/^chat\.\d+-\d+\./, 'chat.4194999-1.')));
 
-      const { rpc, sent } = fakeRpc([]);
+      const { rpc, sent } = settleRpc([]);
       const next = new BillingSettler(rpc, logger, journal());
       next.onModuleInit();
       await next.drain();
@@ -209,13 +208,13 @@ describe('BillingSettler', () => {
       // delivered: a clean stop leaves nothing to send again
       await next.onApplicationShutdown();
       expect(readdirSync(dir).filter((f) => !f.includes(`.${process.pid}-`))).toEqual([]);
-      const again = fakeRpc([]);
+      const again = settleRpc([]);
       new BillingSettler(again.rpc, logger, journal()).onModuleInit();
       expect(again.sent).toEqual([]);
     });
 
     it('a settlement billing refuses for good is not sent again by the next process', async () => {
-      const { rpc } = fakeRpc([ErrorCode.Validation]);
+      const { rpc } = settleRpc([ErrorCode.Validation]);
       const settler = new BillingSettler(rpc, logger, journal());
       settler.settle({ reservationId: 'bad' }, 'req', 'completed', null);
       await settler.drain();

@@ -1,13 +1,13 @@
 import { NatsConnection } from 'nats';
 import { ModelDefinition } from '@svc/catalog';
-import { AuthenticatedKey, BILLING, LeaseCloseRequest, LeaseOpenReply, LeaseOpenRequest, ReserveRequest, SettleRequest } from '@svc/contracts';
+import { AuthenticatedKey, BILLING, LeaseCloseRequest, LeaseOpenReply, LeaseOpenRequest, ReserveReply, ReserveRequest, SettleRequest } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { createLogger } from '@svc/logging';
-import { RpcClient } from '@svc/messaging';
 import { BillingSettler } from '@svc/billing-client';
 import { AdmissionRequest } from '../admission/admission.types';
 import { BillingStage } from './billing.stage';
 import { CreditLeases } from './credit-leases';
+import { fakeRpc } from '@svc/messaging/testing';
 
 const noNats = { subscribe: () => ({ unsubscribe: () => undefined }) } as unknown as NatsConnection;
 
@@ -32,7 +32,7 @@ const EXACT: LeaseOpenReply = { outcome: 'exact' };
 const logger = createLogger('gateway-test', 'silent');
 
 function setup(
-  reserve: (r: ReserveRequest) => unknown = () => ({
+  reserve: (r: ReserveRequest) => ReserveReply = () => ({
     reservationId: 'x',
     currency: 'USD',
     heldNano: '1410',
@@ -48,32 +48,32 @@ function setup(
   const opens: LeaseOpenRequest[] = [];
   const closes: LeaseCloseRequest[] = [];
   const asks: unknown[] = [];
-  const rpc = {
-    send: async (subject: string, body: unknown) => {
-      if (subject === BILLING.MAY_FIT_LATER) {
-        asks.push(body);
-        return { mayFitLater: mayFitLater() };
-      }
-      if (subject === BILLING.RESERVE) {
-        reserves.push(body as ReserveRequest);
-        return reserve(body as ReserveRequest);
-      }
-      if (subject === BILLING.LEASE_OPEN) {
-        opens.push(body as LeaseOpenRequest);
-        return lease(body as LeaseOpenRequest);
-      }
-      if (subject === BILLING.LEASE_CLOSE) {
-        closes.push(body as LeaseCloseRequest);
-        return { status: 'closing', releasedNano: '0' };
-      }
-      if (subject === BILLING.SETTLE_BATCH) {
-        settles.push(...(body as { items: SettleRequest[] }).items);
-        return { results: [] };
-      }
-      settles.push(body as SettleRequest);
+  const { rpc } = fakeRpc({
+    [BILLING.MAY_FIT_LATER]: (body) => {
+      asks.push(body);
+      return { mayFitLater: mayFitLater() };
+    },
+    [BILLING.RESERVE]: (body) => {
+      reserves.push(body);
+      return reserve(body);
+    },
+    [BILLING.LEASE_OPEN]: (body) => {
+      opens.push(body);
+      return lease(body);
+    },
+    [BILLING.LEASE_CLOSE]: (body) => {
+      closes.push(body);
+      return { status: 'closing', releasedNano: '0' };
+    },
+    [BILLING.SETTLE_BATCH]: (body) => {
+      settles.push(...body.items);
+      return { results: [] };
+    },
+    [BILLING.SETTLE]: (body) => {
+      settles.push(body);
       return { status: 'released', currency: 'USD', chargedNano: '0' };
     },
-  } as unknown as RpcClient;
+  });
   const leases = new CreditLeases(rpc, noNats, logger);
   const settler = new BillingSettler(rpc, logger);
   const stage = new BillingStage(rpc, leases, settler, logger, undefined, { BILLING_MARGIN_WAIT_MS: 5_000 });
@@ -114,12 +114,14 @@ describe('BillingStage', () => {
 
   describe('at the margin (docs/billing.md, "Exact at the margin")', () => {
     /** Billing that admits a worst case of at most `room` tokens (prompt + completion), and refuses more. */
-    const roomFor = (room: { tokens: number }) => (r: ReserveRequest) => {
-      const w = r.worstCase as { promptTokens: number; completionTokens: number };
-      if (w.promptTokens + w.completionTokens > room.tokens) throw new DomainError(ErrorCode.InsufficientCredits, 'Insufficient balance.');
-      room.tokens -= w.promptTokens + w.completionTokens;
-      return { reservationId: r.reservationId, currency: 'USD', heldNano: '1', balancesBefore: { usd: '1', diem: '0' }, replay: false };
-    };
+    const roomFor =
+      (room: { tokens: number }) =>
+      (r: ReserveRequest): ReserveReply => {
+        const w = r.worstCase as { promptTokens: number; completionTokens: number };
+        if (w.promptTokens + w.completionTokens > room.tokens) throw new DomainError(ErrorCode.InsufficientCredits, 'Insufficient balance.');
+        room.tokens -= w.promptTokens + w.completionTokens;
+        return { reservationId: r.reservationId, currency: 'USD', heldNano: '1', balancesBefore: { usd: '1', diem: '0' }, replay: false };
+      };
     const bytes = { kind: 'text' as const, promptTokens: 200, completionTokens: 64 };
     const exact = { kind: 'text' as const, promptTokens: 50, completionTokens: 64 };
 

@@ -1,8 +1,8 @@
 import { AuthenticatedKey, BILLING, LeaseCloseRequest, LeaseOpenReply, LeaseOpenRequest } from '@svc/contracts';
 import { createLogger } from '@svc/logging';
 import { NatsConnection } from 'nats';
-import { RpcClient } from '@svc/messaging';
 import { CreditLeases, LEASE_IDLE_MS } from './credit-leases';
+import { fakeRpc } from '@svc/messaging/testing';
 
 const key: AuthenticatedKey = {
   id: 'key-1',
@@ -22,13 +22,12 @@ function billing(units: number | 'exact', options: { hold?: boolean } = {}) {
   const opens: LeaseOpenRequest[] = [];
   const closes: LeaseCloseRequest[] = [];
   const waiting: Array<() => void> = [];
-  const rpc = {
-    send: async (subject: string, body: unknown) => {
-      if (subject === BILLING.LEASE_CLOSE) {
-        closes.push(body as LeaseCloseRequest);
-        return { status: 'closed', releasedNano: '0' };
-      }
-      const open = body as LeaseOpenRequest;
+  const { rpc } = fakeRpc({
+    [BILLING.LEASE_CLOSE]: (body) => {
+      closes.push(body);
+      return { status: 'closed', releasedNano: '0' };
+    },
+    [BILLING.LEASE_OPEN]: async (open) => {
       opens.push(open);
       if (options.hold) await new Promise<void>((resolve) => waiting.push(resolve));
       if (units === 'exact') return { outcome: 'exact' } satisfies LeaseOpenReply;
@@ -43,7 +42,7 @@ function billing(units: number | 'exact', options: { hold?: boolean } = {}) {
         replay: false,
       } satisfies LeaseOpenReply;
     },
-  } as unknown as RpcClient;
+  });
   const release = () => waiting.splice(0).forEach((resolve) => resolve());
   return { leases: new CreditLeases(rpc, noNats, createLogger('gateway-test', 'silent')), opens, closes, release };
 }

@@ -1,6 +1,6 @@
 import { ApiKeyView, BILLING } from '@svc/contracts';
-import { RpcClient } from '@svc/messaging';
 import { KeyUsageEnricher } from './key-usage.enricher';
+import { fakeRpc } from '@svc/messaging/testing';
 
 const view = (id: string, usd: number | null): ApiKeyView => ({
   id,
@@ -18,13 +18,12 @@ const view = (id: string, usd: number | null): ApiKeyView => ({
 describe('KeyUsageEnricher', () => {
   it('adds trailing 7-day usage to every key and the current window only to limited keys, in one billing call', async () => {
     const calls: unknown[] = [];
-    const rpc = {
-      send: async (subject: string, body: unknown) => {
-        expect(subject).toBe(BILLING.KEY_USAGE);
+    const { rpc } = fakeRpc({
+      [BILLING.KEY_USAGE]: (body) => {
         calls.push(body);
         return { usage: { k1: { currentPeriod: { usd: '5123400000', diem: '0' }, trailingSevenDays: { usd: '10242400000', diem: '2500000000' } } } };
       },
-    } as unknown as RpcClient;
+    });
     const out = await new KeyUsageEnricher(rpc).enrich({ requestId: 'r', accountId: 'a', apiKeyId: 'k1' }, [view('k1', 50), view('k2', null)]);
     expect(calls).toEqual([
       {

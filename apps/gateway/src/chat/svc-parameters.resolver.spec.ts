@@ -1,8 +1,8 @@
 import { Catalog, catalogSchema } from '@svc/catalog';
-import { CHARACTERS } from '@svc/contracts';
+import { CHARACTERS, CharacterView } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
-import { RpcClient } from '@svc/messaging';
 import { SvcParametersResolver } from './svc-parameters.resolver';
+import { fakeRpc } from '@svc/messaging/testing';
 
 const text = (id: string, over: Record<string, unknown> = {}) => ({
   id,
@@ -16,18 +16,35 @@ const catalog = new Catalog(
   catalogSchema.parse({ models: [text('small', { traits: ['default'] }), text('big'), text('xs', { capabilities: { supportsXSearch: true } })] }),
 );
 
+/** A persona as the characters service answers it. */
+const character = (slug: string, modelId: string): CharacterView => ({
+  id: slug,
+  slug,
+  name: slug,
+  description: null,
+  modelId,
+  tags: [],
+  adult: false,
+  webEnabled: false,
+  featured: false,
+  author: 'a',
+  shareUrl: null,
+  photoUrl: null,
+  stats: { averageRating: 0, imports: 0, ratingCount: 0, ratingSum: 0, userRating: null },
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+});
+
 function resolver(characters: Record<string, string> = {}, failure?: DomainError) {
-  const sent: unknown[] = [];
-  const rpc = {
-    send: async (subject: string, req: { slug: string }) => {
-      sent.push([subject, req]);
+  const { rpc, calls } = fakeRpc({
+    [CHARACTERS.GET]: (req) => {
       if (failure) throw failure;
       const modelId = characters[req.slug];
       if (!modelId) throw new DomainError(ErrorCode.NotFound, 'not found');
-      return { data: { slug: req.slug, modelId } };
+      return { data: character(req.slug, modelId), personaBytes: 0 };
     },
-  } as unknown as RpcClient;
-  return { resolver: new SvcParametersResolver(rpc, catalog), sent };
+  });
+  return { resolver: new SvcParametersResolver(rpc, catalog), sent: calls };
 }
 
 describe('SvcParametersResolver', () => {
@@ -48,7 +65,7 @@ describe('SvcParametersResolver', () => {
     expect((await r.resolve('default', { character_slug: 'persona' }, 'r')).model.id).toBe('big');
     expect((await r.resolve('default:character_slug=persona', undefined, 'r')).model.id).toBe('big');
     expect((await r.resolve('small', { character_slug: 'persona' }, 'r')).model.id).toBe('small');
-    expect(sent[0]).toEqual([CHARACTERS.GET, { slug: 'persona' }]);
+    expect(sent[0]).toEqual({ subject: CHARACTERS.GET, request: { slug: 'persona' } });
   });
 
   it('keeps the default model when the character names a model this catalog does not have', async () => {

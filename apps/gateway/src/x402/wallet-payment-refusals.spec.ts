@@ -1,9 +1,9 @@
 import { FastifyRequest } from 'fastify';
 import { ModelDefinition } from '@svc/catalog';
-import { AuthenticatedKey, BILLING, X402, X402PaymentTermsReply } from '@svc/contracts';
+import { AuthenticatedKey, BalanceReply, BILLING, X402, X402PaymentTermsReply } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { createLogger } from '@svc/logging';
-import { RpcClient } from '@svc/messaging';
+import { fakeRpc, FakeHandlers } from '@svc/messaging/testing';
 import { AdmissionRequest } from '../admission/admission.types';
 import { ProtocolError, toErrorResponse } from '../http/error-response';
 import { WalletPaymentRefusals } from './wallet-payment-refusals';
@@ -41,11 +41,20 @@ const terms: X402PaymentTermsReply = {
 };
 const refused = () => new DomainError(ErrorCode.InsufficientCredits, 'Insufficient balance.');
 
-function refusals(send: (subject: string) => Promise<unknown>) {
-  const rpc = { send } as unknown as RpcClient;
+function refusals(handlers: FakeHandlers) {
+  const { rpc } = fakeRpc(handlers);
   return new WalletPaymentRefusals(new X402PaymentTerms(rpc), rpc, createLogger('gateway-test', 'silent'));
 }
-const answering = refusals((subject) => Promise.resolve(subject === X402.PAYMENT_TERMS ? terms : subject === BILLING.BALANCE ? { usdNano: '700' } : null));
+const balance: BalanceReply = {
+  usdNano: '700',
+  diemNano: '0',
+  diemAllocationNano: '0',
+  consumptionOrder: 'USD_FIRST',
+  consumptionCurrency: 'USD',
+  canConsume: true,
+  epoch: '2026-01-01',
+};
+const answering = refusals({ [X402.PAYMENT_TERMS]: () => terms, [BILLING.BALANCE]: () => balance });
 
 describe('WalletPaymentRefusals', () => {
   it("answers a wallet's refusal for credit with x402's body, its balance and the hold", async () => {
@@ -67,7 +76,10 @@ describe('WalletPaymentRefusals', () => {
 
   it('falls back to the ordinary 402 when the terms cannot be had', async () => {
     const err = refused();
-    const failing = refusals(() => Promise.reject(new Error('no responders')));
+    const noResponders = () => {
+      throw new Error('no responders');
+    };
+    const failing = refusals({ [X402.PAYMENT_TERMS]: noResponders, [BILLING.BALANCE]: noResponders });
     expect(await failing.explain(err, request(wallet), http)).toBe(err);
   });
 });

@@ -1,20 +1,19 @@
 import { BILLING } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
-import { RpcClient } from '@svc/messaging';
 import { BootstrapCredit } from './bootstrap-credit';
+import { fakeRpc } from '@svc/messaging/testing';
 
 const ACCOUNT = '11111111-1111-4111-8111-111111111111';
 
 function billingThatAnswersAfter(failures: number) {
   const calls: unknown[] = [];
-  const rpc = {
-    send: async (subject: string, request: unknown) => {
-      expect(subject).toBe(BILLING.BOOTSTRAP_CREDIT);
+  const { rpc } = fakeRpc({
+    [BILLING.BOOTSTRAP_CREDIT]: (request) => {
       calls.push(request);
       if (calls.length <= failures) throw new DomainError(ErrorCode.ServiceUnavailable, 'The billing service is unavailable.');
       return { credited: calls.length === failures + 1, amountNano: '100000000000' };
     },
-  } as unknown as RpcClient;
+  });
   return { rpc, calls };
 }
 
