@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { RpcObserver, RpcOutcome } from '@svc/messaging';
+import { LAG_MONITOR_RESOLUTION_MS, RpcObserver, RpcOutcome } from '@svc/messaging';
 
 /** Seconds: from a cached answer (sub-millisecond) to a long generation. */
 const REQUEST_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
@@ -87,7 +87,7 @@ export class GatewayMetrics implements RpcObserver {
 
   /** Node's own (event-loop lag, heap, GC, CPU), sampled at scrape time and by a lag monitor. */
   collectDefaults(): void {
-    collectDefaultMetrics({ register: this.registry, prefix: 'svc_gateway_' });
+    collectDefaultMetrics({ register: this.registry, prefix: 'svc_gateway_', eventLoopMonitoringPrecision: LAG_MONITOR_RESOLUTION_MS });
   }
 
   /** The bytes request bodies in flight hold (http/body-budget.ts), read at scrape time. */
