@@ -1,16 +1,10 @@
-import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { Bucket } from './limit-plan';
 import { Decision, HitInfo } from './limiter.types';
 import { LocalLimiter, replicaShare } from './local-limiter';
 import { RedisAvailability } from './redis-availability';
 import { RedisLimiter } from './redis-limiter';
-
-interface PendingSettle {
-  buckets: readonly Bucket[];
-  member: string;
-  tokens: number | null;
-}
 
 /** An admission decision and where it was counted, so settlement goes to the same place. */
 export interface Counted {
@@ -26,11 +20,9 @@ export interface Counted {
  * counts are dropped when Redis is back.
  */
 @Injectable()
-export class RateLimiter implements OnApplicationShutdown {
+export class RateLimiter {
   private readonly shared: RedisLimiter;
   private readonly local: LocalLimiter;
-  private settles: PendingSettle[] = [];
-  private settleTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly availability: RedisAvailability,
@@ -47,7 +39,6 @@ export class RateLimiter implements OnApplicationShutdown {
 
   /** `blockKey`: an abuse block read in the same Redis call (`decision.blockedUntil`; not in the local fallback). */
   async admit(buckets: readonly Bucket[], member: string, cost: number, hit: HitInfo, blockKey?: string): Promise<Counted> {
-    this.flushSettles();
     try {
       const decision = await this.availability.call('rate-limit admit', () => this.shared.admit(buckets, member, cost, hit, blockKey));
       return {
@@ -66,7 +57,6 @@ export class RateLimiter implements OnApplicationShutdown {
 
   /** The counters' state without counting anything (headers of non-inference responses). */
   async peek(buckets: readonly Bucket[]): Promise<{ decision: Decision; buckets: readonly Bucket[] }> {
-    this.flushSettles();
     try {
       return { decision: await this.availability.call('rate-limit peek', () => this.shared.peek(buckets)), buckets };
     } catch {
@@ -75,33 +65,16 @@ export class RateLimiter implements OnApplicationShutdown {
     }
   }
 
-  onApplicationShutdown(): void {
-    this.flushSettles();
-  }
-
   /**
-   * Not awaited, and not sent alone: corrections wait up to SETTLE_WINDOW_MS and leave together,
-   * or with this replica's next admission or peek, written before it on the same connection (so
-   * Redis runs them first). At one connection that makes a request's correction share its
-   * successor's round trip instead of costing one of its own. Another replica may see a correction
-   * up to the window late. A correction almost always lowers what a request counts (admission
-   * counted the prompt's bound plus the completion cap; a failed request leaves the window), so
-   * seen late it errs strict, not lenient.
-   * Redis down since admission: the correction is lost; the request leaves the window anyway.
+   * Not awaited, and written right after the response (setImmediate), off the response's path.
+   * A next request of the same client needs a network round trip and its own Redis calls, so its
+   * admission is counted after the correction. Redis down since admission: the correction is
+   * lost; the request leaves the window anyway.
    */
   private settleShared(buckets: readonly Bucket[], member: string, tokens: number | null): void {
-    this.settles.push({ buckets, member, tokens });
-    if (this.config.SETTLE_WINDOW_MS === 0) setImmediate(() => this.flushSettles());
-    else this.settleTimer ??= setTimeout(() => this.flushSettles(), this.config.SETTLE_WINDOW_MS);
-  }
-
-  private flushSettles(): void {
-    if (this.settleTimer) clearTimeout(this.settleTimer);
-    this.settleTimer = null;
-    if (this.settles.length === 0) return;
-    const batch = this.settles;
-    this.settles = [];
-    this.availability.call('rate-limit settle', () => Promise.all(batch.map((s) => this.shared.settle(s.buckets, s.member, s.tokens)))).catch(() => undefined);
+    setImmediate(() => {
+      this.availability.call('rate-limit settle', () => this.shared.settle(buckets, member, tokens)).catch(() => undefined);
+    });
   }
 
   private localBuckets(buckets: readonly Bucket[]): Bucket[] {
