@@ -6,6 +6,7 @@ import { KEYS } from '@svc/contracts';
 import { RpcClient } from '@svc/messaging';
 import { quote } from '@svc/pricing';
 import { RunningPlatform, startPlatform } from '@svc/testing';
+import { validate } from './conformance/openai-validator';
 import { accountWithKey } from './support/accounts';
 import { settledAvailable } from './support/settled-available';
 
@@ -83,10 +84,23 @@ describe('files and batches end to end', () => {
     }
     throw new Error(`batch ${id} did not reach ${statuses.join('/')}`);
   };
-  /** What the usage of a line's answer costs at its model's prices, in nano-USD. */
+  /** What the usage of a line's answer costs at its model's prices, in nano-USD (a response counts input and output tokens). */
   const costOf = (body: any): bigint => {
     const model = catalog.resolve(body.model, 'text')!;
-    return quote(model.id, model.pricing, { kind: 'text', promptTokens: body.usage.prompt_tokens, completionTokens: body.usage.completion_tokens }).total.usd;
+    const promptTokens = body.usage.prompt_tokens ?? body.usage.input_tokens;
+    const completionTokens = body.usage.completion_tokens ?? body.usage.output_tokens;
+    return quote(model.id, model.pricing, { kind: 'text', promptTokens, completionTokens }).total.usd;
+  };
+  /** Runs `lines` as a batch of `endpoint` on a funded account: the finished batch, its output lines, and what the account was charged. */
+  const runBatch = async (endpoint: '/v1/chat/completions' | '/v1/completions' | '/v1/responses', lines: unknown[]) => {
+    const { account, key } = await accountWithKey(rpc, db, 10n ** 9n, null);
+    const client = clientOf(key);
+    const input = await upload(client, lines);
+    const created = await client.batches.create({ input_file_id: input.id, endpoint, completion_window: '24h' });
+    expect(created.endpoint).toBe(endpoint);
+    const done = await until(client, created.id, ['completed', 'failed', 'expired', 'cancelled']);
+    const output = await linesOf(client, done.output_file_id);
+    return { account, done, output, charged: 10n ** 9n - (await settledAvailable(db, account)) };
   };
   const status = (p: Promise<unknown>) =>
     p.then(
@@ -161,6 +175,111 @@ describe('files and batches end to end', () => {
       charged += quote(model.id, model.pricing, { kind: 'embedding', inputTokens: body.usage.prompt_tokens }).total.usd;
     }
     expect(10n ** 9n - (await settledAvailable(db, account))).toBe(charged);
+  }, 120_000);
+
+  // The text routes besides chat: each line answered as the live route answers (`stream: true` ignored: a line is answered whole).
+  const TEXT_ROUTES = [
+    {
+      endpoint: '/v1/completions',
+      schema: 'CreateCompletionResponse',
+      body: (q: string) => ({ model: 'default', prompt: q, max_tokens: 8, stream: true }),
+      shape: { object: 'text_completion', id: expect.stringMatching(/^cmpl-/) },
+      text: (body: any): string => body.choices[0].text,
+    },
+    {
+      endpoint: '/v1/responses',
+      schema: 'Response',
+      body: (q: string) => ({ model: 'default', instructions: 'Answer in one short sentence.', input: q, max_output_tokens: 16, stream: true }),
+      shape: {
+        object: 'response',
+        id: expect.stringMatching(/^resp_/),
+        instructions: 'Answer in one short sentence.',
+        status: expect.stringMatching(/^(completed|incomplete)$/),
+      },
+      text: (body: any): string => body.output.find((o: { type: string }) => o.type === 'message').content[0].text,
+    },
+  ] as const;
+  it.each(TEXT_ROUTES)(
+    'runs a $endpoint batch: answers as OpenAI shapes them, the account charged exactly their sum',
+    async (route) => {
+      const lines = QUESTIONS.map((q, i) => ({ custom_id: `t${i}`, method: 'POST', url: route.endpoint, body: route.body(q) }));
+      const { done, output, charged } = await runBatch(route.endpoint, lines);
+      expect(done).toMatchObject({ status: 'completed', request_counts: { total: 3, completed: 3, failed: 0 }, error_file_id: null });
+      expect(output.map((l) => l.custom_id)).toEqual(['t0', 't1', 't2']);
+      for (const line of output) {
+        expect(line.response?.status_code).toBe(200);
+        expect(validate(route.schema, line.response!.body)).toEqual([]);
+        expect(line.response!.body).toMatchObject(route.shape);
+        expect(route.text(line.response!.body)).toEqual(expect.stringMatching(/\S/));
+      }
+      expect(charged).toBeGreaterThan(0n);
+      expect(charged).toBe(output.reduce((sum, l) => sum + costOf(l.response!.body), 0n));
+    },
+    180_000,
+  );
+
+  it('runs the lines of a batch in parallel (BATCH_LINE_CONCURRENCY, default 4): every line answered once, in input order, charged exactly', async () => {
+    const lines = Array.from({ length: 12 }, (_, i) => chatLine(`p${i}`, QUESTIONS[i % 3], 16));
+    const { account, done, output, charged } = await runBatch('/v1/chat/completions', lines);
+    expect(done).toMatchObject({ status: 'completed', request_counts: { total: 12, completed: 12, failed: 0 }, error_file_id: null });
+    expect(output.map((l) => l.custom_id)).toEqual(lines.map((l) => l.custom_id));
+    expect(new Set(output.map((l) => l.response!.body.id)).size).toBe(12);
+    expect(charged).toBe(output.reduce((sum, l) => sum + costOf(l.response!.body), 0n));
+    // One reservation per line; the 4th line was held while the 1st still was: they ran side by side.
+    // (Settlement lands a little after each answer, so one after another the 2nd overlaps the 1st; the 4th never does.)
+    const { rows } = await db.query<{ request_id: string; created_at: Date; finalized_at: Date }>(
+      'SELECT request_id, created_at, finalized_at FROM reservations WHERE account_id = $1',
+      [account],
+    );
+    expect(rows).toHaveLength(12);
+    const hold = (index: number) => rows.find((r) => r.request_id === `${done.id.replace('batch_', 'batch_req_')}_${index}`)!;
+    expect(hold(3).created_at.getTime()).toBeLessThan(hold(0).finalized_at.getTime());
+  }, 180_000);
+
+  it('pages GET /files as OpenAI does: limit, after, order, purpose, and has_more, first_id and last_id', async () => {
+    const { key } = await accountWithKey(rpc, db, 10n ** 9n, null);
+    const client = clientOf(key);
+    const uploaded: string[] = [];
+    for (const i of [0, 1, 2]) {
+      uploaded.push((await upload(client, [chatLine(`f${i}`, QUESTIONS[i])])).id);
+      // created_at orders the list: a millisecond apart at least.
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const newestFirst = [...uploaded].reverse();
+    const first = await client.files.list({ limit: 1 });
+    expect(first.data.map((f) => f.id)).toEqual([newestFirst[0]]);
+    expect(first.has_more).toBe(true);
+    const second = await client.files.list({ limit: 1, after: first.data[0].id });
+    expect(second.data.map((f) => f.id)).toEqual([newestFirst[1]]);
+    const last = await client.files.list({ limit: 2, after: second.data[0].id });
+    expect(last.data.map((f) => f.id)).toEqual([newestFirst[2]]);
+    expect(last.has_more).toBe(false);
+    // The client's own pagination walks every page.
+    const walked: string[] = [];
+    for await (const file of client.files.list({ limit: 1 })) walked.push(file.id);
+    expect(walked).toEqual(newestFirst);
+    expect((await client.files.list({ order: 'asc' })).data.map((f) => f.id)).toEqual(uploaded);
+    expect((await client.files.list({ purpose: 'batch_output' })).data).toEqual([]);
+    expect((await client.files.list({ purpose: 'batch' })).data).toHaveLength(3);
+
+    const raw = async (query: string) => {
+      const res = await fetch(`${platform.apiUrl}/files${query}`, { headers: { authorization: `Bearer ${key}` } });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    expect((await raw('?limit=2')).body).toMatchObject({ object: 'list', first_id: newestFirst[0], last_id: newestFirst[1], has_more: true });
+    expect((await raw(`?after=${newestFirst[2]}`)).body).toEqual({ object: 'list', data: [], first_id: null, last_id: null, has_more: false });
+    for (const bad of ['?limit=0', '?limit=10001', '?order=up']) expect((await raw(bad)).status).toBe(400);
+    // /batches pages the same way.
+    const batchIds: string[] = [];
+    for (const id of uploaded.slice(0, 2)) {
+      batchIds.unshift((await client.batches.create({ input_file_id: id, endpoint: '/v1/chat/completions', completion_window: '24h' })).id);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const batchPage = await client.batches.list({ limit: 1 });
+    expect(batchPage.data.map((b) => b.id)).toEqual([batchIds[0]]);
+    expect(batchPage.has_more).toBe(true);
+    expect((await client.batches.list({ limit: 1, after: batchIds[0] })).data.map((b) => b.id)).toEqual([batchIds[1]]);
+    for (const id of batchIds) await until(client, id, ['completed']);
   }, 120_000);
 
   it('a batch whose credit covers only part of it: the lines that cannot be paid are 402 lines, the rest run and are charged', async () => {
@@ -285,7 +404,8 @@ describe('files and batches end to end', () => {
     expect(await status(client.files.create({ file: await toFile(Buffer.alloc(64 * 1024 + 1, 'a'), 'big.jsonl'), purpose: 'batch' }))).toBe(413);
     const many = Array.from({ length: 101 }, (_, i) => chatLine(`m${i}`, 'hi'));
     expect(await status(upload(client, many))).toBe(400);
-    expect(await status(client.batches.create({ input_file_id: bad.id, endpoint: '/v1/moderations' as never, completion_window: '24h' }))).toBe(400);
+    for (const endpoint of ['/v1/moderations', '/v1/images/generations', '/v1/rerank'])
+      expect(await status(client.batches.create({ input_file_id: bad.id, endpoint: endpoint as never, completion_window: '24h' }))).toBe(400);
     expect(
       await status(client.batches.create({ input_file_id: 'file-000000000000000000000000', endpoint: '/v1/chat/completions', completion_window: '24h' })),
     ).toBe(404);

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { BlobStore } from '@svc/blob-store';
-import { AudioPayload, MAX_INLINE_AUDIO_BYTES } from '@svc/contracts';
+import { BlobStore, discardInlineOrBlob, packInlineOrBlob, unpackInlineOrBlob } from '@svc/blob-store';
+import { InlineOrBlob } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { AUDIO_CONFIG, AudioConfig } from './config';
 import { BLOB_STORE } from './tokens';
 
-/** Audio in and out of NATS messages: inline when small, through the blob store otherwise. */
+/** Audio in and out of NATS messages (`@svc/blob-store`'s pack and unpack), with this service's TTL and errors. */
 @Injectable()
 export class AudioPayloads {
   constructor(
@@ -13,20 +13,17 @@ export class AudioPayloads {
     @Inject(AUDIO_CONFIG) private readonly config: AudioConfig,
   ) {}
 
-  async pack(audio: Buffer): Promise<AudioPayload> {
-    if (audio.length <= MAX_INLINE_AUDIO_BYTES) return { base64: audio.toString('base64') };
-    return this.blobs.put(audio, this.config.AUDIO_BLOB_TTL_MS);
+  pack(audio: Buffer): Promise<InlineOrBlob> {
+    return packInlineOrBlob(this.blobs, audio, { ttlMs: this.config.AUDIO_BLOB_TTL_MS, what: 'the audio' });
   }
 
   /** The bytes; a blob is read (`keep`) or taken (read and deleted). */
-  async unpack(payload: AudioPayload, keep = false): Promise<Buffer> {
-    if ('base64' in payload) return Buffer.from(payload.base64, 'base64');
-    const bytes = keep ? await this.blobs.get(payload.blobId) : await this.blobs.take(payload.blobId);
-    if (!bytes) throw new DomainError(ErrorCode.Validation, 'The uploaded audio expired before it was processed; send it again.');
-    return bytes;
+  unpack(payload: InlineOrBlob, keep = false): Promise<Buffer> {
+    const missing = () => new DomainError(ErrorCode.Validation, 'The uploaded audio expired before it was processed; send it again.');
+    return unpackInlineOrBlob(this.blobs, payload, { missing, keep });
   }
 
-  async discard(payload: AudioPayload): Promise<void> {
-    if ('blobId' in payload) await this.blobs.delete(payload.blobId).catch(() => undefined);
+  discard(payload: InlineOrBlob): Promise<void> {
+    return discardInlineOrBlob(this.blobs, payload);
   }
 }

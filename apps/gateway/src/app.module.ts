@@ -16,10 +16,13 @@ import { SiwxAuthenticator } from './auth/siwx-authenticator';
 import { WalletBalanceHeader } from './auth/wallet-balance.hook';
 import { CharactersController } from './characters/characters.controller';
 import { CryptoRpcController } from './crypto-rpc/crypto-rpc.controller';
+import { CryptoRpcPipeline } from './crypto-rpc/crypto-rpc.pipeline';
 import { ChatController } from './chat/chat.controller';
-import { ChatPipeline } from './chat/chat-pipeline';
+import { ChatPipeline } from './chat/chat.pipeline';
 import { CompletionsController } from './completions/completions.controller';
+import { CompletionsPipeline } from './completions/completions.pipeline';
 import { AugmentController } from './augment/augment.controller';
+import { AugmentPipeline } from './augment/augment.pipeline';
 import { EmbeddingsModule } from './embeddings/embeddings.module';
 import { PromptBudget } from './chat/prompt-budget';
 import { SseStreamer } from './chat/sse-streamer';
@@ -36,6 +39,7 @@ import { OpenApiController } from './openapi/openapi.controller';
 import { RedisModule } from './redis/redis.module';
 import { RerankModule } from './rerank/rerank.module';
 import { ResponsesController } from './responses/responses.controller';
+import { ResponsesPipeline } from './responses/responses.pipeline';
 import { X402Controller } from './x402/x402.controller';
 import { Web3KeysController } from './web3-keys/web3-keys.controller';
 import { CATALOG } from './models/models.tokens';
@@ -93,11 +97,15 @@ export class AppModule {
         WalletBalanceHeader,
         SseStreamer,
         ChatPipeline,
+        CompletionsPipeline,
+        ResponsesPipeline,
+        AugmentPipeline,
+        CryptoRpcPipeline,
         PromptBudget,
         SvcParametersResolver,
         { provide: APP_GUARD, useClass: ApiKeyGuard },
       ],
-      exports: [GATEWAY_CONFIG, CATALOG, GATEWAY_LOGGER, GatewayMetrics, PromptBudget, ChatPipeline],
+      exports: [GATEWAY_CONFIG, CATALOG, GATEWAY_LOGGER, GatewayMetrics, PromptBudget, ChatPipeline, CompletionsPipeline, ResponsesPipeline],
     };
   }
 }

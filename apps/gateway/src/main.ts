@@ -2,8 +2,8 @@ import 'reflect-metadata';
 import { createLogger } from '@svc/logging';
 import { startTracing } from '@svc/tracing';
 import { loadGatewayConfig } from './config';
-import { createGatewayApp } from './http/create-app';
-import { shutdownGracefully } from './http/graceful-shutdown';
+import { createGatewayApp } from './app/create-app';
+import { shutdownGracefully } from './app/graceful-shutdown';
 
 async function main(): Promise<void> {
   const config = loadGatewayConfig();

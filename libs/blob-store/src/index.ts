@@ -1,1 +1,3 @@
 export * from './blob-store';
+export * from './inline-or-blob';
+export * from './lazy-blob-store';

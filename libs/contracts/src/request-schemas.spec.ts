@@ -5,9 +5,12 @@ import { SVC_PARAMETER_DEFAULTS } from './chat/svc-parameters';
 import { EMBEDDINGS } from './embeddings/subjects';
 import { MEDIA } from './media/subjects';
 import { requestSchemaOf } from './request-schemas';
+import { NATS_MAX_PAYLOAD_BYTES } from './schemas/inline-budget';
 
 const caller = { requestId: 'req-1', accountId: 'acct', apiKeyId: 'key' };
 const reservationId = '1b4e28ba-2fa1-11d2-883f-0016d3cca427';
+/** Embeddings inputs travel as their JSON, inline (base64) or in a blob. */
+const packed = (inputs: string[]) => ({ base64: Buffer.from(JSON.stringify(inputs)).toString('base64') });
 
 describe('request schemas (validated on receipt by SvcNatsServer)', () => {
   it('has no schema for a subject not yet listed', () => {
@@ -15,22 +18,22 @@ describe('request schemas (validated on receipt by SvcNatsServer)', () => {
   });
 
   it.each([
-    ['inline inputs with a reservation', { caller, model: 'm', input: ['a', 'b'], billing: { reservationId } }],
-    ['inputs in a blob, no billing', { caller, model: 'm', inputBlob: { blobId: 'b1', bytes: 10 }, dimensions: 64 }],
+    ['inline inputs with a reservation', { caller, model: 'm', input: packed(['a', 'b']), billing: { reservationId } }],
+    ['inputs in a blob, no billing', { caller, model: 'm', input: { blobId: 'b1', bytes: 10 }, dimensions: 64 }],
   ])('embeddings: accepts %s', (_name, payload) => {
     expect(requestSchemaOf(EMBEDDINGS.CREATE)!.safeParse(payload).success).toBe(true);
   });
 
   it.each([
-    ['no caller', { model: 'm', input: ['a'] }],
-    ['both inputs and a blob', { caller, model: 'm', input: ['a'], inputBlob: { blobId: 'b', bytes: 1 } }],
+    ['no caller', { model: 'm', input: packed(['a']) }],
+    ['inputs not packed (the chat service checks the items once unpacked)', { caller, model: 'm', input: ['a'] }],
+    ['a blob without its size', { caller, model: 'm', input: { blobId: 'b' } }],
     ['neither', { caller, model: 'm' }],
-    ['an empty input', { caller, model: 'm', input: [''] }],
-    ['2,049 inputs', { caller, model: 'm', input: Array(2049).fill('a') }],
-    ['a billing reference that is not a UUID', { caller, model: 'm', input: ['a'], billing: { reservationId: 'x' } }],
+    ['inline inputs past what the bus carries', { caller, model: 'm', input: { base64: 'A'.repeat(NATS_MAX_PAYLOAD_BYTES + 4) } }],
+    ['a billing reference that is not a UUID', { caller, model: 'm', input: packed(['a']), billing: { reservationId: 'x' } }],
     [
       'a lease hold that is not nano text',
-      { caller, model: 'm', input: ['a'], billing: { reservationId, lease: { leaseId: reservationId, currency: 'USD', heldNano: '1.5' } } },
+      { caller, model: 'm', input: packed(['a']), billing: { reservationId, lease: { leaseId: reservationId, currency: 'USD', heldNano: '1.5' } } },
     ],
     ['not an object', 'embed this'],
   ])('embeddings: refuses %s', (_name, payload) => {

@@ -1,6 +1,6 @@
 import { ErrorCode } from './error-code';
 import { ErrorDetails, IssueLike, detailsFromIssues, summarizeIssues } from './error-details';
-import type { OpenAiErrorFields } from './openai-error';
+import type { OpenAiErrorFields } from './openai-error-fields';
 import { statusOf } from './status';
 
 /**

@@ -3,6 +3,7 @@ export * from './status';
 export * from './error-details';
 export * from './domain-error';
 export * from './openai-error';
+export * from './openai-error-fields';
 export * from './http-body';
 export * from './error-schemas';
 export * from './openai-style';

@@ -1,7 +1,8 @@
 import type { DomainError } from './domain-error';
 import { ErrorCode } from './error-code';
 import { firstInvalidField } from './error-details';
-import { OpenAiErrorBody, OpenAiErrorFields } from './openai-error';
+import { OpenAiErrorBody } from './openai-error';
+import { OpenAiErrorFields } from './openai-error-fields';
 
 /**
  * How the gateway writes error bodies (ERROR_STYLE): the spec's StandardError / DetailedError,

@@ -1,4 +1,5 @@
 import { connect, NatsConnection } from 'nats';
+import { NATS_MAX_PAYLOAD_BYTES } from '@svc/contracts';
 
 export const NATS_CONNECTION = Symbol('NATS_CONNECTION');
 
@@ -7,6 +8,13 @@ export const NATS_CONNECTION_OPTIONS = { maxReconnectAttempts: -1, reconnectTime
 
 export async function connectNats(url: string, name: string): Promise<NatsConnection> {
   const nc = await connect({ servers: url.split(','), name, ...NATS_CONNECTION_OPTIONS });
+  // Inline payloads and request budgets are sized from NATS_MAX_PAYLOAD_BYTES (@svc/contracts):
+  // a server that allows less would refuse messages they let through, so refuse it at boot.
+  const maxPayload = nc.info?.max_payload;
+  if (maxPayload !== undefined && maxPayload < NATS_MAX_PAYLOAD_BYTES) {
+    await nc.close();
+    throw new Error(`NATS at ${url} allows messages of ${maxPayload} bytes; set its max_payload to at least ${NATS_MAX_PAYLOAD_BYTES}.`);
+  }
   coalesceWrites(nc);
   return nc;
 }

@@ -1,9 +1,10 @@
 import { addAmounts, Amounts, amountOf, divCeil, zeroAmounts } from './money';
 import { ModelPricing, Price, QualityTier } from './pricing.schema';
 import { BillableUsage, TextUsage } from './usage';
+import { UnitType } from './unit-type';
 import { videoLines } from './video-lines';
 
-export type UnitType = 'tokens' | 'images' | 'chars' | 'seconds' | 'credits' | 'generations' | 'requests' | 'frames' | 'pixel-seconds';
+export type { UnitType } from './unit-type';
 
 /** One priced part of a request: what the usage history shows as one row. */
 export interface QuoteLine {

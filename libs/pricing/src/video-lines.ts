@@ -1,6 +1,6 @@
 import { VideoUsage } from '@svc/contracts';
-import type { UnitType } from './quote';
 import { Price } from './price.schema';
+import { UnitType } from './unit-type';
 import { VideoPricing } from './video-pricing.schema';
 
 /** One priced line of a video job, before it is turned into money (quote.ts). */

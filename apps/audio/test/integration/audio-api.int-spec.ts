@@ -1,5 +1,5 @@
 import OpenAI, { toFile } from 'openai';
-import { KEYS, MAX_INLINE_AUDIO_BYTES } from '@svc/contracts';
+import { KEYS, INLINE_PAYLOAD_MAX_BYTES } from '@svc/contracts';
 import { RpcClient } from '@svc/messaging';
 import { ffprobe, ROUND_TRIP_SENTENCES, wordAccuracy } from './audio-check';
 import { AudioStack, startAudioStack } from './support/audio-stack';
@@ -206,7 +206,7 @@ describe('POST /audio/transcriptions', () => {
 
   it('takes uploads too large for a NATS message through the blob store', async () => {
     const long = await speech({ input: ROUND_TRIP_SENTENCES.join(' '), response_format: 'wav' });
-    expect(long.length).toBeGreaterThan(MAX_INLINE_AUDIO_BYTES);
+    expect(long.length).toBeGreaterThan(INLINE_PAYLOAD_MAX_BYTES);
     const res = await transcribe(long, { model: 'svc-pocketsphinx' });
     expect(res.status).toBe(200);
     expect(wordAccuracy(ROUND_TRIP_SENTENCES.join(' '), ((await res.json()) as { text: string }).text)).toBeGreaterThanOrEqual(0.8);

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { LazyBlobStore, packInlineOrBlob, unpackInlineOrBlob } from '@svc/blob-store';
 import {
   AugmentParseTextReply,
   AugmentParseTextRequest,
@@ -11,7 +12,7 @@ import { BillingSettler } from '@svc/billing-client';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { Logger } from '@svc/logging';
 import { CHAT_LOGGER } from '../chat/tokens';
-import { EMBEDDING_BLOBS, INLINE_PAYLOAD_LIMIT, LazyBlobStore, PAYLOAD_TTL_MS } from '../embeddings/embedding-payloads';
+import { EMBEDDING_BLOBS, PAYLOAD_TTL_MS } from '../embeddings/embedding-payloads';
 import { TEXT_PARSER, SCRAPER, WEB_SEARCH } from './augment.tokens';
 import { TextParser } from './parse/text-parser';
 import { Scraper } from './scrape/scraper';
@@ -56,14 +57,12 @@ export class AugmentService {
 
   parseText({ caller, billing, file, filename, mediaType }: AugmentParseTextRequest): Promise<AugmentParseTextReply> {
     return this.billing.around(billing, caller.requestId, async (charge, started) => {
-      const data = await this.blobs.get().take(file.blobId);
-      if (!data) throw new DomainError(ErrorCode.ServiceUnavailable, 'The uploaded file expired before it could be parsed; retry.');
+      const data = await unpackInlineOrBlob(this.blobs, file, {
+        missing: () => new DomainError(ErrorCode.ServiceUnavailable, 'The uploaded file expired before it could be parsed; retry.'),
+      });
       const doc = await this.parser.parse(data, { filename, mediaType });
-      const bytes = Buffer.from(doc.text, 'utf8');
-      const reply =
-        bytes.length <= INLINE_PAYLOAD_LIMIT
-          ? { text: doc.text, tokens: doc.tokens }
-          : { textBlob: await this.blobs.get().put(bytes, PAYLOAD_TTL_MS), tokens: doc.tokens };
+      const text = await packInlineOrBlob(this.blobs, Buffer.from(doc.text, 'utf8'), { ttlMs: PAYLOAD_TTL_MS, what: 'the parsed text' });
+      const reply = { text, tokens: doc.tokens };
       charge(ONE_REQUEST);
       this.logger.info({ requestId: caller.requestId, kind: doc.kind, bytes: data.length, tokens: doc.tokens, ms: Date.now() - started }, 'text parsed');
       return reply;

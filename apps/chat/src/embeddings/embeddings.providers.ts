@@ -1,8 +1,9 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit, Provider } from '@nestjs/common';
+import { LazyBlobStore } from '@svc/blob-store';
 import { Catalog } from '@svc/catalog';
 import { Logger } from '@svc/logging';
 import { EmbeddingEngineRegistry } from '../engines/embeddings/embedding-engine-registry';
-import { EMBEDDING_BLOBS, LazyBlobStore } from './embedding-payloads';
+import { EMBEDDING_BLOBS } from './embedding-payloads';
 import { EmbeddingsService } from './embeddings.service';
 
 /** Loads the embedding engines before the service joins NATS and closes them (and Redis) at shutdown. */
@@ -27,7 +28,7 @@ export function createEmbeddingEngines(catalog: Catalog, modelsDir: string, logg
   return new EmbeddingEngineRegistry(catalog, modelsDir, logger);
 }
 
-/** What the chat service's AppModule registers for `chat.cmd.embed.v1` (with EmbeddingsHandler). */
+/** What the chat service's AppModule registers for `chat.cmd.embed.v2` (with EmbeddingsHandler). */
 export function embeddingsProviders(engines: EmbeddingEngineRegistry, redisUrl: string): Provider[] {
   return [
     EmbeddingsService,

@@ -1,3 +1,4 @@
+import { LazyBlobStore } from '@svc/blob-store';
 import { Catalog, catalogSchema } from '@svc/catalog';
 import { CreateEmbeddingsRequest, SettledUsage } from '@svc/contracts';
 import { DomainError } from '@svc/errors';
@@ -7,7 +8,6 @@ import { BillingSettler } from '@svc/billing-client';
 import { EmbeddingEngine } from '../engines/embeddings/embedding-engine';
 import { EmbeddingEngineRegistry } from '../engines/embeddings/embedding-engine-registry';
 import { vectorsOf } from '../engines/embeddings/openai-embeddings.engine';
-import { LazyBlobStore } from './embedding-payloads';
 import { EmbeddingsService } from './embeddings.service';
 
 const catalog = new Catalog(
@@ -46,10 +46,15 @@ function setup(engine = fakeEngine()) {
   return { service, settlements };
 }
 
-const request = (over: Partial<CreateEmbeddingsRequest>): CreateEmbeddingsRequest => ({
+/** The inputs travel as their JSON, inline here (the gateway packs them so). */
+const packed = (value: unknown) => ({ base64: Buffer.from(JSON.stringify(value)).toString('base64') });
+const request = ({
+  input = ['one two', 'three'],
+  ...over
+}: Partial<Omit<CreateEmbeddingsRequest, 'input'>> & { input?: unknown }): CreateEmbeddingsRequest => ({
   caller: { requestId: 'r1', accountId: 'a', apiKeyId: 'k' },
   model: 'emb',
-  input: ['one two', 'three'],
+  input: packed(input),
   billing: { reservationId: 'res-1' },
   ...over,
 });
@@ -59,7 +64,7 @@ describe('EmbeddingsService', () => {
     const { service, settlements } = setup();
     const reply = await service.create(request({}));
     expect(reply).toMatchObject({ model: 'emb', count: 2, dimensions: 4, promptTokens: 3 });
-    const floats = new Float32Array(new Uint8Array(Buffer.from(reply.vectors!, 'base64')).buffer);
+    const floats = new Float32Array(new Uint8Array(Buffer.from('base64' in reply.vectors ? reply.vectors.base64 : '', 'base64')).buffer);
     expect(Array.from(floats)).toEqual([2, 1, 0, 0, 1, 1, 0, 0]);
     expect(settlements).toEqual([{ outcome: 'completed', usage: { kind: 'embedding', inputTokens: 3 } }]);
   });
@@ -79,6 +84,15 @@ describe('EmbeddingsService', () => {
     await expect(service.create(request({ dimensions: 1 }))).rejects.toThrow('dimensions 1 is not available for model emb.');
     await expect(service.create(request({ dimensions: 5 }))).rejects.toThrow('dimensions 5 is not available');
     expect((await service.create(request({ dimensions: 2 }))).dimensions).toBe(2);
+  });
+
+  it('checks the unpacked inputs as the message schema did: an array of non-empty strings, else a 400 naming input', async () => {
+    const { service } = setup();
+    for (const input of [['a', ''], 'text', [1]]) {
+      const err = (await service.create(request({ input })).catch((e: unknown) => e)) as DomainError;
+      expect(err.status).toBe(400);
+      expect(err.details).toMatchObject({ input: {} });
+    }
   });
 
   it('turns an engine crash into a generic 500 and releases the reservation', async () => {

@@ -1,12 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Catalog, embeddingConstraintsOf, ModelDefinition } from '@svc/catalog';
-import { CountEmbeddingTokensReply, CountEmbeddingTokensRequest, CreateEmbeddingsReply, CreateEmbeddingsRequest } from '@svc/contracts';
+import { LazyBlobStore, packInlineOrBlob, unpackInlineOrBlob } from '@svc/blob-store';
+import { CountEmbeddingTokensReply, CountEmbeddingTokensRequest, CreateEmbeddingsReply, CreateEmbeddingsRequest, embeddingInputsSchema } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { Logger } from '@svc/logging';
 import { BillingSettler } from '@svc/billing-client';
 import { CATALOG, CHAT_LOGGER } from '../chat/tokens';
 import { EmbeddingEngineRegistry } from '../engines/embeddings/embedding-engine-registry';
-import { EMBEDDING_BLOBS, INLINE_PAYLOAD_LIMIT, LazyBlobStore, PAYLOAD_TTL_MS } from './embedding-payloads';
+import { EMBEDDING_BLOBS, PAYLOAD_TTL_MS } from './embedding-payloads';
 import { packVectors } from './vector-packing';
 
 /**
@@ -46,10 +47,8 @@ export class EmbeddingsService {
         const result = await engine.embed({ inputs, dimensions });
         const promptTokens = counts ? counts.reduce((a, b) => a + b, 0) : result.promptTokens;
         charge({ kind: 'embedding', inputTokens: promptTokens });
-        const packed = packVectors(result.embeddings);
-        const reply: CreateEmbeddingsReply = { model: model.id, count: inputs.length, dimensions: result.embeddings[0]?.length ?? 0, promptTokens };
-        if (Math.ceil(packed.length / 3) * 4 <= INLINE_PAYLOAD_LIMIT) reply.vectors = packed.toString('base64');
-        else reply.vectorsBlob = await this.blobs.get().put(packed, PAYLOAD_TTL_MS);
+        const vectors = await packInlineOrBlob(this.blobs, packVectors(result.embeddings), { ttlMs: PAYLOAD_TTL_MS, what: 'the embeddings' });
+        const reply: CreateEmbeddingsReply = { model: model.id, count: inputs.length, dimensions: result.embeddings[0]?.length ?? 0, vectors, promptTokens };
         this.logger.info(
           { requestId: caller.requestId, model: model.id, inputs: inputs.length, promptTokens, dimensions: reply.dimensions, ms: Date.now() - started },
           'embeddings',
@@ -75,15 +74,20 @@ export class EmbeddingsService {
     return model;
   }
 
+  /** The inputs as the gateway packed them (a JSON array of strings), checked as the message schema would have. */
   private async inputs(request: CreateEmbeddingsRequest): Promise<string[]> {
-    if (request.input) return request.input;
-    if (!request.inputBlob) throw new DomainError(ErrorCode.Validation, 'input is required.');
-    const bytes = await this.blobs.get().take(request.inputBlob.blobId);
-    if (!bytes) throw new DomainError(ErrorCode.ServiceUnavailable, 'The request input expired before it could be embedded; retry.');
-    const parsed = JSON.parse(bytes.toString('utf8')) as unknown;
-    if (!Array.isArray(parsed) || !parsed.every((s) => typeof s === 'string'))
+    const bytes = await unpackInlineOrBlob(this.blobs, request.input, {
+      missing: () => new DomainError(ErrorCode.ServiceUnavailable, 'The request input expired before it could be embedded; retry.'),
+    });
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(bytes.toString('utf8'));
+    } catch {
       throw new DomainError(ErrorCode.Validation, 'input must be an array of strings.');
-    return parsed;
+    }
+    const inputs = embeddingInputsSchema.safeParse(parsed);
+    if (!inputs.success) throw DomainError.validation(inputs.error.issues.map((i) => ({ ...i, path: ['input', ...i.path] })));
+    return inputs.data;
   }
 
   /** The gateway checks these too; a service never trusts that alone. Returns the dimensions to produce. */

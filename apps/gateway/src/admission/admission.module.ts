@@ -6,7 +6,7 @@ import { RateLimitStage } from '../rate-limit/rate-limit.stage';
 import { WalletPaymentRefusals } from '../x402/wallet-payment-refusals';
 import { X402PaymentTerms } from '../x402/x402-payment-terms';
 import { AdmissionService } from './admission.service';
-import { ADMISSION_STAGES, AdmissionStage } from './admission.types';
+import { ADMISSION_STAGES, AdmissionRefusals, AdmissionStage } from './admission.types';
 
 /** Order matters: rate limits first (cheap, Redis), then the credit reservation. */
 @Module({
@@ -14,6 +14,7 @@ import { ADMISSION_STAGES, AdmissionStage } from './admission.types';
   providers: [
     AdmissionService,
     WalletPaymentRefusals,
+    { provide: AdmissionRefusals, useExisting: WalletPaymentRefusals },
     X402PaymentTerms,
     { provide: ADMISSION_STAGES, inject: [RateLimitStage, BillingStage], useFactory: (...stages: AdmissionStage[]) => stages },
   ],

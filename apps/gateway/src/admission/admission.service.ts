@@ -1,15 +1,14 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { ModelDefinition } from '@svc/catalog';
-import { BillableUsage, CallerContext, RequestBilling } from '@svc/contracts';
+import { BillableUsage, RequestBilling } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { Logger } from '@svc/logging';
-import { AuthenticatedRequest } from '../auth/auth.decorators';
+import { RouteCall } from '../http/route-call';
 import { GATEWAY_LOGGER } from '../logger.token';
 import { GatewayMetrics, NO_METRICS } from '../metrics/gateway-metrics';
 import { setModelHeaders } from '../models/model-headers';
-import { WalletPaymentRefusals } from '../x402/wallet-payment-refusals';
-import { ADMISSION_STAGES, AdmissionRequest, AdmissionStage, AdmissionTicket, ResponseCost, UsageReport } from './admission.types';
+import { ADMISSION_STAGES, AdmissionRefusals, AdmissionRequest, AdmissionStage, AdmissionTicket, ResponseCost, UsageReport } from './admission.types';
 
 /** What a handler running under an admission gets: the billing reference for its service, and prices. */
 export interface Admitted {
@@ -27,12 +26,7 @@ export interface AdmittedOutcome<T> {
   usage: UsageReport | null;
 }
 
-/** What an inference route handler has of its HTTP request: the caller, its key and address, the reply. */
-export interface RouteCall {
-  caller: CallerContext;
-  request: AuthenticatedRequest;
-  reply: FastifyReply;
-}
+/** Where it was declared before http/route-call.ts: batches/ still imports it from here. */
 
 /** An HTTP request's admission for one model (AdmissionService.forModel). */
 export interface ModelAdmission {
@@ -105,7 +99,7 @@ export class AdmissionService {
     @Inject(ADMISSION_STAGES) private readonly stages: AdmissionStage[],
     @Inject(GATEWAY_LOGGER) private readonly logger: Logger,
     @Optional() private readonly metrics: GatewayMetrics = NO_METRICS,
-    @Optional() private readonly walletRefusals?: WalletPaymentRefusals,
+    @Optional() private readonly refusals?: AdmissionRefusals,
   ) {}
 
   /** `reply` receives the stages' headers (rate limits, balances); null for internal sub-requests. */
@@ -113,7 +107,7 @@ export class AdmissionService {
     if (reply) reply.request.metricsModel = request.model.id;
     const admission = await this.admit(request).catch(async (err: unknown) => {
       // A wallet short of credit gets x402's own 402 (docs/wallet.md, "Out of credit").
-      throw reply && this.walletRefusals ? await this.walletRefusals.explain(err, request, reply.request) : err;
+      throw reply && this.refusals ? await this.refusals.explain(err, request, reply.request) : err;
     });
     if (reply) admission.applyHeaders(reply);
     let outcome: AdmittedOutcome<T>;

@@ -1,12 +1,17 @@
+import { FastifyRequest } from 'fastify';
 import { AugmentTool, ModelDefinition } from '@svc/catalog';
-import { AuthenticatedKey, BillableUsage, RequestBilling } from '@svc/contracts';
-import type { LimitOverride } from '../rate-limit/limit-class';
+import { AuthenticatedKey, BillableUsage, RateLimitClass, RequestBilling } from '@svc/contracts';
 
 /** Tokens a request is counted for in token-per-minute limits (text prompt + output, embedding input). */
 export function limitTokensOf(usage: BillableUsage): number {
   if (usage.kind === 'text') return usage.promptTokens + usage.completionTokens;
   if (usage.kind === 'embedding') return usage.inputTokens;
   return 0;
+}
+
+/** A route limited apart from its model's inference, in counters of its own (polling a video job: `video-retrieve`). */
+export interface LimitOverride {
+  limitClass?: RateLimitClass;
 }
 
 /** What admission prices and limits: a catalog model, or an `/augment/*` tool (priced per call). */
@@ -89,3 +94,11 @@ export interface AdmissionStage {
 }
 
 export const ADMISSION_STAGES = Symbol('ADMISSION_STAGES');
+
+/**
+ * Turns a refusal into a richer answer for some callers (x402's 402 for a wallet short of credit);
+ * optional, provided by admission.module.ts. Returns what to throw: the refusal itself by default.
+ */
+export abstract class AdmissionRefusals {
+  abstract explain(err: unknown, request: AdmissionRequest, http: FastifyRequest): Promise<unknown>;
+}

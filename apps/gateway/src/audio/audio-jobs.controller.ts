@@ -1,115 +1,38 @@
-import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
-import { FastifyReply } from 'fastify';
-import { BlobStore } from '@svc/blob-store';
-import { Catalog, ModelDefinition } from '@svc/catalog';
-import { AUDIO, CallerContext, CompleteAudioReply, QueueAudioReply } from '@svc/contracts';
-import { DomainError, ErrorCode } from '@svc/errors';
-import { HEADER } from '@svc/headers';
-import { RpcClient } from '@svc/messaging';
-import { quote as priceOf, toNumber } from '@svc/pricing';
-import { Admitted, AdmissionService, NO_TOKENS } from '../admission/admission.service';
-import { AuthenticatedRequest, Caller, Public } from '../auth/auth.decorators';
-import { GATEWAY_CONFIG, GatewayConfig } from '../config';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { CompleteAudioReply, QueueAudioReply } from '@svc/contracts';
+import { Public } from '../auth/auth.decorators';
 import { parseBody } from '../http/parse-body';
-import { CATALOG } from '../models/models.tokens';
-import { AUDIO_BLOBS, unpackAudio } from './audio-blobs';
-import { completeAudioSchema, formatFor, inputTooLong, limitOf, queueAudioSchema, quoteAudioSchema, retrieveAudioSchema, voiceFor } from './audio-request.dto';
+import { Call, RouteCall } from '../http/route-call';
+import { AudioJobsPipeline } from './audio-jobs.pipeline';
+import { completeAudioSchema, queueAudioSchema, quoteAudioSchema, retrieveAudioSchema } from './audio-request.dto';
 
-const DEFAULT_QUEUE_LIMIT = 100_000;
-
-/**
- * Asynchronous audio jobs (reference: /audio/quote, /audio/queue, /audio/retrieve, /audio/complete).
- * For speech models the queued `prompt` is the text to read; the credit for all of it is held at
- * queue time and the audio service settles it once when the job ends (docs/audio.md).
- */
+/** `POST /audio/quote`, `/audio/queue`, `/audio/retrieve`, `/audio/complete` (docs/audio.md). */
 @Controller('audio')
 export class AudioJobsController {
-  constructor(
-    private readonly rpc: RpcClient,
-    private readonly admission: AdmissionService,
-    @Inject(AUDIO_BLOBS) private readonly blobs: BlobStore,
-    @Inject(CATALOG) private readonly catalog: Catalog,
-    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
-  ) {}
+  constructor(private readonly pipeline: AudioJobsPipeline) {}
 
   @Public()
   @Post('quote')
   @HttpCode(200)
   quote(@Body() body: unknown): { quote: number } {
-    const input = parseBody(quoteAudioSchema, body);
-    const model = this.queueModel(input.model);
-    if (input.character_count === undefined) {
-      throw new DomainError(ErrorCode.Validation, `character_count is required: ${model.id} is priced per character.`, {
-        _errors: [],
-        character_count: { _errors: ['Required'] },
-      });
-    }
-    return { quote: toNumber(priceOf(model.id, model.pricing, { kind: 'tts', characters: input.character_count }).total.usd) };
+    return this.pipeline.quote(parseBody(quoteAudioSchema, body));
   }
 
   @Post('queue')
   @HttpCode(200)
-  async queue(
-    @Body() body: unknown,
-    @Caller() caller: CallerContext,
-    @Req() request: AuthenticatedRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<QueueAudioReply> {
-    const input = parseBody(queueAudioSchema, body);
-    const model = this.queueModel(input.model);
-    const limit = limitOf(model, 'queue_character_limit', DEFAULT_QUEUE_LIMIT);
-    const characters = [...input.prompt].length;
-    if (characters > limit) throw inputTooLong('prompt', characters, limit, model.id);
-    const params = {
-      model: model.id,
-      prompt: input.prompt,
-      voice: voiceFor(model, input.voice),
-      response_format: formatFor(model, input.response_format),
-      speed: input.speed,
-      language: input.language_code,
-    };
-    const admission = this.admission.forModel({ caller, request, reply }, model);
-    const queue = async ({ billing }: Admitted) => ({
-      result: await this.rpc.send(AUDIO.QUEUE, { caller, params, billing }, { requestId: caller.requestId }),
-      usage: NO_TOKENS,
-    });
-    // The job's own hold, not the lease's; it stays open after this settlement: the job's worker settles it when the job ends.
-    return admission.run({ kind: 'tts', characters }, queue, { ownReservation: true });
+  queue(@Body() body: unknown, @Call() call: RouteCall): Promise<QueueAudioReply> {
+    return this.pipeline.queue(call, parseBody(queueAudioSchema, body));
   }
 
   @Post('retrieve')
   @HttpCode(200)
-  async retrieve(@Body() body: unknown, @Caller() caller: CallerContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
-    const input = parseBody(retrieveAudioSchema, body);
-    const model = this.queueModel(input.model);
-    const result = await this.rpc.send(
-      AUDIO.RETRIEVE,
-      { caller, model: model.id, queueId: input.queue_id, deleteMediaOnCompletion: input.delete_media_on_completion },
-      { requestId: caller.requestId, timeoutMs: this.config.INFERENCE_TIMEOUT_MS },
-    );
-    if (result.status === 'COMPLETED') {
-      reply.header(HEADER.contentType, result.contentType);
-      return unpackAudio(this.blobs, result.audio);
-    }
-    if (result.status === 'FAILED') throw new DomainError(ErrorCode.Internal, `The audio job failed: ${result.error}`);
-    return result;
+  retrieve(@Body() body: unknown, @Call() call: RouteCall): Promise<unknown> {
+    return this.pipeline.retrieve(call, parseBody(retrieveAudioSchema, body));
   }
 
   @Post('complete')
   @HttpCode(200)
-  complete(@Body() body: unknown, @Caller() caller: CallerContext): Promise<CompleteAudioReply> {
-    const input = parseBody(completeAudioSchema, body);
-    const model = this.queueModel(input.model);
-    return this.rpc.send(AUDIO.COMPLETE, { caller, model: model.id, queueId: input.queue_id }, { requestId: caller.requestId });
-  }
-
-  private queueModel(requested: string): ModelDefinition {
-    const model = this.catalog.resolve(requested, 'tts');
-    if (!model)
-      throw new DomainError(
-        ErrorCode.ModelNotFound,
-        `Model "${requested}" does not exist or cannot be queued. Audio jobs accept tts models: see GET /api/v1/models?type=tts.`,
-      );
-    return model;
+  complete(@Body() body: unknown, @Call() call: RouteCall): Promise<CompleteAudioReply> {
+    return this.pipeline.complete(call, parseBody(completeAudioSchema, body));
   }
 }

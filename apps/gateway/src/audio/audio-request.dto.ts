@@ -41,6 +41,7 @@ export const queueAudioSchema = z
     duration_seconds: z.union([z.number().int().positive(), z.string().regex(/^\d+$/)]).optional(),
   })
   .strict();
+export type QueueAudioDto = z.infer<typeof queueAudioSchema>;
 
 export const quoteAudioSchema = z
   .object({
@@ -49,6 +50,7 @@ export const quoteAudioSchema = z
     character_count: z.number().int().positive().optional(),
   })
   .strict();
+export type QuoteAudioDto = z.infer<typeof quoteAudioSchema>;
 
 export const retrieveAudioSchema = z
   .object({
@@ -57,8 +59,10 @@ export const retrieveAudioSchema = z
     delete_media_on_completion: z.boolean().default(false),
   })
   .strict();
+export type RetrieveAudioDto = z.infer<typeof retrieveAudioSchema>;
 
 export const completeAudioSchema = z.object({ model: z.string().min(1).max(256), queue_id: z.string().uuid() }).strict();
+export type CompleteAudioDto = z.infer<typeof completeAudioSchema>;
 
 const boolField = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
@@ -99,6 +103,7 @@ export const translationRequestSchema = z
     temperature: z.union([z.number(), z.string()]).optional(),
   })
   .strict();
+export type TranslationRequestDto = z.infer<typeof translationRequestSchema>;
 
 function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];

@@ -17,3 +17,4 @@ export const videoTranscriptionRequestSchema = z
     language: z.string().min(2).max(16).optional(),
   })
   .strict();
+export type VideoTranscriptionRequestDto = z.infer<typeof videoTranscriptionRequestSchema>;

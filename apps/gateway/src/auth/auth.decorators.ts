@@ -14,10 +14,14 @@ export interface AuthenticatedRequest extends FastifyRequest {
   apiKey?: AuthenticatedKey;
 }
 
-/** The authenticated caller of the current request. */
-export const Caller = createParamDecorator((_data: unknown, ctx: ExecutionContext): CallerContext => {
-  const request = ctx.switchToHttp().getRequest<AuthenticatedRequest>();
+/** The authenticated caller of a request (a route without authentication has none: a programming error). */
+export function callerOf(request: AuthenticatedRequest): CallerContext {
   const key = request.apiKey;
   if (!key) throw new Error('Caller used on a route without authentication');
   return { requestId: request.id, accountId: key.accountId, apiKeyId: key.id };
-});
+}
+
+/** The authenticated caller of the current request. */
+export const Caller = createParamDecorator((_data: unknown, ctx: ExecutionContext): CallerContext =>
+  callerOf(ctx.switchToHttp().getRequest<AuthenticatedRequest>()),
+);

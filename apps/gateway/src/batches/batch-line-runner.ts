@@ -4,13 +4,17 @@ import { AuthenticatedKey, KEYS } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { Logger } from '@svc/logging';
 import { RpcClient } from '@svc/messaging';
-import { RouteCall } from '../admission/admission.service';
 import { AuthenticatedRequest } from '../auth/auth.decorators';
-import { ChatPipeline } from '../chat/chat-pipeline';
-import { EmbeddingsRoute } from '../embeddings/embeddings-route';
+import { ChatPipeline, ChatPipelineRequest } from '../chat/chat.pipeline';
 import { chatRequestSchema, toChatParams } from '../chat/chat-request.dto';
+import { completionsRequestSchema } from '../completions/completions-request.dto';
+import { CompletionsPipeline } from '../completions/completions.pipeline';
+import { EmbeddingsPipeline } from '../embeddings/embeddings.pipeline';
 import { parseBody } from '../http/parse-body';
+import { RouteCall } from '../http/route-call';
 import { GATEWAY_LOGGER } from '../logger.token';
+import { responsesRequestSchema } from '../responses/responses-request.dto';
+import { ResponsesPipeline } from '../responses/responses.pipeline';
 import { lineRequestId, lineReservationId } from './batch-ids';
 import { refusedLine, succeededLine } from './batch-object';
 import { BatchLine, BatchOutputLine, StoredBatch } from './batch.types';
@@ -28,8 +32,10 @@ const RATE_LIMIT_RETRIES = 5;
 @Injectable()
 export class BatchLineRunner {
   constructor(
-    private readonly pipeline: ChatPipeline,
-    private readonly embeddings: EmbeddingsRoute,
+    private readonly chat: ChatPipeline,
+    private readonly completions: CompletionsPipeline,
+    private readonly responses: ResponsesPipeline,
+    private readonly embeddings: EmbeddingsPipeline,
     private readonly rpc: RpcClient,
     @Inject(GATEWAY_LOGGER) private readonly logger: Logger,
   ) {}
@@ -68,7 +74,7 @@ export class BatchLineRunner {
     return { ...key, expiresAt, consumptionLimits, limitPeriod, modelPrivacy };
   }
 
-  /** The line's answer from its endpoint's own shared path, as the live route answers. */
+  /** The line's answer from its endpoint's own pipeline, as the live route answers, but whole: a batch line has no client to stream to. */
   private async answer(batch: StoredBatch, line: BatchLine, requestId: string): Promise<unknown> {
     const caller = { requestId, accountId: batch.key.accountId, apiKeyId: batch.key.id };
     const request = { apiKey: batch.key, ip: batch.ip, url: batch.endpoint, headers: {} } as unknown as AuthenticatedRequest;
@@ -76,18 +82,21 @@ export class BatchLineRunner {
     const reservation = { ownReservation: true, reservationId: lineReservationId(batch.id, line.customId) };
     switch (batch.endpoint) {
       case '/v1/chat/completions':
-        return this.chat(call, line, reservation);
+        return this.chatLine(call, line, reservation);
+      case '/v1/completions':
+        return this.completions.run(call, { ...parseBody(completionsRequestSchema, line.body), stream: false }, reservation);
+      case '/v1/responses':
+        return this.responses.run(call, { ...parseBody(responsesRequestSchema, line.body), stream: false }, reservation);
       case '/v1/embeddings':
-        return this.embeddings.answer(call, line.body, reservation);
+        return this.embeddings.run(call, line.body, reservation);
     }
   }
 
-  private chat(call: RouteCall, line: BatchLine, reservation: { ownReservation: boolean; reservationId: string }): Promise<unknown> {
+  private chatLine(call: RouteCall, line: BatchLine, reservation: ChatPipelineRequest['reservation']): Promise<unknown> {
     const input = parseBody(chatRequestSchema, line.body);
     const chat = {
       model: input.model,
       svc_parameters: input.svc_parameters,
-      // A batch line is answered whole: a stream would have no client to go to.
       params: (modelId: string) => toChatParams({ ...input, stream: false, stream_options: undefined }, modelId),
       reservation,
     };
@@ -97,7 +106,7 @@ export class BatchLineRunner {
         throw new DomainError(ErrorCode.Internal, 'a batch line cannot stream');
       },
     };
-    return this.pipeline.run(call, chat, answer);
+    return this.chat.run(call, chat, answer);
   }
 }
 

@@ -1,6 +1,6 @@
 import { DomainError, ErrorCode } from '@svc/errors';
 import { lineReservationId } from './batch-ids';
-import { isSuccess, isTerminal, notRunLine, refusedLine, succeededLine, toOpenAIBatch } from './batch-object';
+import { isSuccess, isTerminal, listPage, notRunLine, refusedLine, startAfter, succeededLine, toOpenAIBatch } from './batch-object';
 import { StoredBatch } from './batch.types';
 
 describe('batch objects', () => {
@@ -52,5 +52,20 @@ describe('batch objects', () => {
     });
     expect(['completed', 'failed', 'expired', 'cancelled'].every((s) => isTerminal(s as never))).toBe(true);
     expect(['validating', 'in_progress', 'finalizing', 'cancelling'].some((s) => isTerminal(s as never))).toBe(false);
+  });
+
+  it("pages a list as OpenAI does: has_more from the one read past the limit, the page's first and last ids", () => {
+    const objects = ['a', 'b', 'c'].map((id) => ({ id }));
+    expect(listPage(objects, 2)).toEqual({ object: 'list', data: objects.slice(0, 2), first_id: 'a', last_id: 'b', has_more: true });
+    expect(listPage(objects, 3)).toEqual({ object: 'list', data: objects, first_id: 'a', last_id: 'c', has_more: false });
+    expect(listPage([], 20)).toEqual({ object: 'list', data: [], first_id: null, last_id: null, has_more: false });
+  });
+
+  it('starts a page just after its cursor, and past the end for a cursor not in the list', () => {
+    const ids = ['x', 'y', 'z'];
+    expect(startAfter(ids, undefined)).toBe(0);
+    expect(startAfter(ids, 'x')).toBe(1);
+    expect(startAfter(ids, 'z')).toBe(3);
+    expect(startAfter(ids, 'gone')).toBe(3);
   });
 });

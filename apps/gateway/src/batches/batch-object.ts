@@ -72,3 +72,19 @@ export function endStatus(stop: 'done' | 'cancelled' | 'expired'): BatchStatus {
   if (stop === 'expired') return 'expired';
   return 'completed';
 }
+
+/**
+ * OpenAI's list object from a page read one past `limit`: `has_more` when that extra one was
+ * there; `first_id` and `last_id` null on an empty page.
+ */
+export function listPage<T extends { id: string }>(page: readonly T[], limit: number) {
+  const data = page.slice(0, limit);
+  return { object: 'list' as const, data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: page.length > limit };
+}
+
+/** Where a page after the cursor `after` starts in `ids`: past the end when `after` is not there. */
+export function startAfter(ids: readonly string[], after: string | undefined): number {
+  if (after === undefined) return 0;
+  const at = ids.indexOf(after);
+  return at < 0 ? ids.length : at + 1;
+}

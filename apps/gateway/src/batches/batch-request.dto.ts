@@ -14,6 +14,16 @@ export const createBatchSchema = z
   })
   .strict();
 
+/** `GET /files`, as OpenAI's ListFiles: newest first unless `order: asc`, `after` a file id of the previous page. */
+export const listFilesSchema = z.object({
+  purpose: z.string().optional(),
+  limit: z.coerce.number().int().min(1).max(10_000).default(10_000),
+  order: z.enum(['asc', 'desc']).default('desc'),
+  after: z.string().optional(),
+});
+export type ListFilesQuery = z.infer<typeof listFilesSchema>;
+
+/** `GET /batches`, as OpenAI's ListBatches: newest first, `after` a batch id of the previous page. */
 export const listBatchesSchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   after: z.string().optional(),

@@ -8,6 +8,7 @@ import { GATEWAY_LOGGER } from '../logger.token';
 import { parseBatchInput } from './batch-input';
 import { BatchLineRunner } from './batch-line-runner';
 import { endStatus, isSuccess, isTerminal, notRunLine } from './batch-object';
+import { runInLanes } from './batch-lanes';
 import { BatchStore } from './batch-store';
 import { BATCH_CONFIG, BatchConfig } from './batch.config';
 import { BatchLine, BatchOutputLine, BatchStatus, StoredBatch } from './batch.types';
@@ -23,10 +24,10 @@ const JOB_BACKOFF_MS = 5_000;
 const ACTIVE: readonly BatchStatus[] = ['validating', 'in_progress', 'finalizing', 'cancelling'];
 
 /**
- * Runs batches: one BullMQ job per batch, its lines one after another through BatchLineRunner,
- * each finished line recorded once (a job taken over after a crash skips them), then the output
- * and error files, the terminal status, and the input file deleted. Cancel and the completion
- * window are checked before every line. docs/batches.md.
+ * Runs batches: one BullMQ job per batch, its lines through BatchLineRunner, BATCH_LINE_CONCURRENCY
+ * at once, each finished line recorded once (a job taken over after a crash skips them), then the
+ * output and error files in input order, the terminal status, and the input file deleted. Cancel
+ * and the completion window are checked before every line starts. docs/batches.md.
  */
 @Injectable()
 export class BatchRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -63,7 +64,10 @@ export class BatchRunner implements OnApplicationBootstrap, BeforeApplicationShu
         },
       },
     );
-    this.logger.info({ pid: process.pid, concurrency: this.config.BATCH_CONCURRENCY }, 'batch worker ready');
+    this.logger.info(
+      { pid: process.pid, concurrency: this.config.BATCH_CONCURRENCY, lineConcurrency: this.config.BATCH_LINE_CONCURRENCY },
+      'batch worker ready',
+    );
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -85,21 +89,16 @@ export class BatchRunner implements OnApplicationBootstrap, BeforeApplicationShu
     const lines = parseBatchInput(content.toString('utf8'), batch.endpoint, Number.MAX_SAFE_INTEGER);
     const done = await this.store.results(batchId);
     const keepMs = Math.max(batch.expiresAt - Date.now(), 0) + this.config.BATCH_FILE_TTL_MS;
-    let stop: 'done' | 'cancelled' | 'expired' = 'done';
-    for (const line of lines) {
-      if (done.has(line.index)) continue;
-      if ((await this.store.batch(batchId))?.status === 'cancelling') {
-        stop = 'cancelled';
-        break;
-      }
-      if (Date.now() >= batch.expiresAt) {
-        stop = 'expired';
-        break;
-      }
+    const todo = lines.filter((line) => !done.has(line.index));
+    const stopReason = async () => {
+      if ((await this.store.batch(batchId))?.status === 'cancelling') return 'cancelled' as const;
+      return Date.now() >= batch.expiresAt ? ('expired' as const) : undefined;
+    };
+    const stop = await runInLanes(todo, this.config.BATCH_LINE_CONCURRENCY, stopReason, async (line) => {
       const result = await this.lines.run(batch, line);
       await this.store.recordLine(batchId, line.index, result, isSuccess(result), keepMs);
-    }
-    await this.finalize(batch, lines, stop);
+    });
+    await this.finalize(batch, lines, stop ?? 'done');
   }
 
   private async finalize(batch: StoredBatch, lines: BatchLine[], stop: 'done' | 'cancelled' | 'expired'): Promise<void> {

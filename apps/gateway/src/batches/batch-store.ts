@@ -3,7 +3,14 @@ import Redis from 'ioredis';
 import { BlobStore } from '@svc/blob-store';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { REDIS } from '../redis/redis.module';
+import { startAfter } from './batch-object';
+import { ListFilesQuery } from './batch-request.dto';
 import { BatchOutputLine, BatchStatus, StoredBatch, StoredFile } from './batch.types';
+
+export type FileListQuery = Pick<ListFilesQuery, 'order' | 'after' | 'purpose'>;
+
+/** Files read at once while a list is paged. */
+const LIST_CHUNK = 500;
 
 /** A batch's record outlives its files so its status can still be read; only metadata is in it. */
 const BATCH_RECORD_TTL_MS = 30 * 24 * 60 * 60_000;
@@ -100,13 +107,28 @@ export class BatchStore {
     await this.redis.multi().del(this.fileKey(file.id)).zrem(this.filesKey(file.accountId), file.id).exec();
   }
 
-  /** The account's files, newest first; ids whose file expired are dropped from the index. */
-  async files(accountId: string): Promise<StoredFile[]> {
-    const ids = await this.redis.zrevrange(this.filesKey(accountId), 0, -1);
-    const found = await Promise.all(ids.map((id) => this.file(accountId, id)));
-    const gone = ids.filter((_, i) => !found[i]);
-    if (gone.length > 0) await this.redis.zrem(this.filesKey(accountId), ...gone);
-    return found.filter((f): f is StoredFile => f !== null);
+  /**
+   * Up to `count` of the account's files in creation order (`order`), those after the file `after`
+   * (none when it is not in the list: a cursor with no place in it), of `purpose` when given. Ids
+   * whose file expired are dropped from the index.
+   */
+  async files(accountId: string, query: FileListQuery, count: number): Promise<StoredFile[]> {
+    const key = this.filesKey(accountId);
+    const ids = query.order === 'asc' ? await this.redis.zrange(key, 0, -1) : await this.redis.zrevrange(key, 0, -1);
+    const start = startAfter(ids, query.after);
+    const page: StoredFile[] = [];
+    const gone: string[] = [];
+    for (let i = start; i < ids.length && page.length < count; i += LIST_CHUNK) {
+      const chunk = ids.slice(i, i + LIST_CHUNK);
+      const found = await Promise.all(chunk.map((id) => this.file(accountId, id)));
+      chunk.forEach((id, j) => {
+        const file = found[j];
+        if (!file) gone.push(id);
+        else if (query.purpose === undefined || file.purpose === query.purpose) page.push(file);
+      });
+    }
+    if (gone.length > 0) await this.redis.zrem(key, ...gone);
+    return page.slice(0, count);
   }
 
   async createBatch(batch: StoredBatch): Promise<void> {
@@ -134,7 +156,7 @@ export class BatchStore {
 
   async batches(accountId: string, limit: number, after?: string): Promise<StoredBatch[]> {
     const ids = await this.redis.zrevrange(this.batchesKey(accountId), 0, -1);
-    const start = after ? ids.indexOf(after) + 1 : 0;
+    const start = startAfter(ids, after);
     const found = await Promise.all(ids.slice(start, start + limit).map((id) => this.batch(id, accountId)));
     return found.filter((b): b is StoredBatch => b !== null);
   }

@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { loadConfig } from '@svc/config';
 import { MULTIPART_FILE_LIMIT_BYTES } from '../http/multipart';
 
+/** Each line in flight is a chat-service call and a reservation: past this a batch would crowd out live traffic. */
+const MAX_LINE_CONCURRENCY = 64;
+
 const int = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
 
 /** The gateway's Files and Batches variables (validated when the batches module starts; see .env.example). */
@@ -17,8 +20,10 @@ export const batchEnvSchema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((v) => v === 'true'),
-  /** Batches run at once by one worker (their lines run one after another). */
+  /** Batches run at once by one worker. */
   BATCH_CONCURRENCY: int(2),
+  /** Lines of one batch run at once (each admitted, held and settled on its own); a worker has up to BATCH_CONCURRENCY times this many in flight. */
+  BATCH_LINE_CONCURRENCY: int(4).pipe(z.number().max(MAX_LINE_CONCURRENCY)),
   /** A batch whose worker stopped renewing its lock this long (the process died) is taken over by another worker. */
   BATCH_JOB_LOCK_MS: int(60_000, 1_000),
 });

@@ -1,6 +1,7 @@
 import { AuthenticatedKey } from '@svc/contracts';
 
-export const BATCH_ENDPOINTS = ['/v1/chat/completions', '/v1/embeddings'] as const;
+/** What a batch may name as its `endpoint` (any other is a 400): the text routes and embeddings. */
+export const BATCH_ENDPOINTS = ['/v1/chat/completions', '/v1/completions', '/v1/responses', '/v1/embeddings'] as const;
 export type BatchEndpoint = (typeof BATCH_ENDPOINTS)[number];
 
 export type BatchStatus = 'validating' | 'failed' | 'in_progress' | 'finalizing' | 'completed' | 'expired' | 'cancelling' | 'cancelled';

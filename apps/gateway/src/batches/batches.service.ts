@@ -3,7 +3,7 @@ import { AuthenticatedKey } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { parseBatchInput } from './batch-input';
 import { isBatchId, newBatchId } from './batch-ids';
-import { CANCELLABLE, toOpenAIBatch } from './batch-object';
+import { CANCELLABLE, listPage, toOpenAIBatch } from './batch-object';
 import { BatchRunner } from './batch-runner';
 import { BatchStore } from './batch-store';
 import { BATCH_CONFIG, BatchConfig } from './batch.config';
@@ -66,9 +66,7 @@ export class BatchesService {
   }
 
   async list(accountId: string, limit: number, after?: string) {
-    const page = await this.store.batches(accountId, limit + 1, after);
-    const data = page.slice(0, limit).map(toOpenAIBatch);
-    return { object: 'list' as const, data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: page.length > limit };
+    return listPage((await this.store.batches(accountId, limit + 1, after)).map(toOpenAIBatch), limit);
   }
 
   /** Lines not yet started are not run; the one running finishes (and is charged). A terminal batch is answered as it is. */

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { CallerContext } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
@@ -6,7 +6,7 @@ import { HEADER } from '@svc/headers';
 import { AuthenticatedRequest, Caller } from '../auth/auth.decorators';
 import { parseBody } from '../http/parse-body';
 import { plainBody } from '../image/multipart-body';
-import { uploadFileSchema } from './batch-request.dto';
+import { listFilesSchema, uploadFileSchema } from './batch-request.dto';
 import { FilesService } from './files.service';
 
 /** OpenAI's Files API for batches: upload a JSONL of requests, read a batch's output (docs/batches.md). */
@@ -23,8 +23,8 @@ export class FilesController {
   }
 
   @Get()
-  list(@Caller() caller: CallerContext) {
-    return this.files.list(caller.accountId);
+  list(@Query() query: unknown, @Caller() caller: CallerContext) {
+    return this.files.list(caller.accountId, parseBody(listFilesSchema, query));
   }
 
   @Get(':id')

@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { countJsonlLines } from './batch-input';
 import { isFileId, newFileId } from './batch-ids';
-import { toOpenAIFile } from './batch-object';
+import { listPage, toOpenAIFile } from './batch-object';
+import { ListFilesQuery } from './batch-request.dto';
 import { BatchStore } from './batch-store';
 import { BATCH_CONFIG, BatchConfig } from './batch.config';
 import { OpenAIFile, StoredFile } from './batch.types';
@@ -53,8 +54,9 @@ export class FilesService {
     return toOpenAIFile(stored);
   }
 
-  async list(accountId: string): Promise<{ object: 'list'; data: OpenAIFile[]; has_more: false }> {
-    return { object: 'list', data: (await this.store.files(accountId)).map(toOpenAIFile), has_more: false };
+  /** A page of the account's files (OpenAI's ListFilesResponse), read one past `limit` to know `has_more`. */
+  async list(accountId: string, query: ListFilesQuery) {
+    return listPage((await this.store.files(accountId, query, query.limit + 1)).map(toOpenAIFile), query.limit);
   }
 
   async get(accountId: string, id: string): Promise<OpenAIFile> {

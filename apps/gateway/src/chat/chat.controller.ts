@@ -1,12 +1,11 @@
-import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
-import { FastifyReply } from 'fastify';
-import { CallerContext, ChatCompletion } from '@svc/contracts';
+import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
+import { ChatCompletion } from '@svc/contracts';
 import { ErrorStyle } from '@svc/errors';
 import { ResponseCost } from '../admission/admission.types';
-import { AuthenticatedRequest, Caller } from '../auth/auth.decorators';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { parseBody } from '../http/parse-body';
-import { ChatAnswer, ChatPipeline } from './chat-pipeline';
+import { Call, RouteCall } from '../http/route-call';
+import { ChatAnswer, ChatPipeline } from './chat.pipeline';
 import { chatRequestSchema, toChatParams } from './chat-request.dto';
 import { chatCompletionChunks } from './sse-streamer';
 
@@ -34,14 +33,9 @@ export class ChatController {
 
   @Post('completions')
   @HttpCode(200)
-  create(
-    @Body() body: unknown,
-    @Caller() caller: CallerContext,
-    @Req() request: AuthenticatedRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<ChatCompletionBody | undefined> {
+  create(@Body() body: unknown, @Call() call: RouteCall): Promise<ChatCompletionBody | undefined> {
     const input = parseBody(chatRequestSchema, body);
     const chat = { model: input.model, svc_parameters: input.svc_parameters, params: (modelId: string) => toChatParams(input, modelId) };
-    return this.pipeline.run({ caller, request, reply }, chat, this.answer);
+    return this.pipeline.run(call, chat, this.answer);
   }
 }

@@ -1,18 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import Redis from 'ioredis';
-import { BlobStore } from '@svc/blob-store';
+import { BlobStore, packInlineOrBlob, unpackInlineOrBlob } from '@svc/blob-store';
 import { embeddingConstraintsOf, ModelDefinition } from '@svc/catalog';
-import { BillableUsage, CreateEmbeddingsReply, CreateEmbeddingsRequest, EMBEDDINGS } from '@svc/contracts';
+import { BillableUsage, EMBEDDINGS, INLINE_PAYLOAD_MAX_BYTES } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { RpcClient } from '@svc/messaging';
-import { AdmissionService, ModelAdmission, RouteCall } from '../admission/admission.service';
+import { AdmissionService, ModelAdmission } from '../admission/admission.service';
 import { AdmissionRequest } from '../admission/admission.types';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
+import { RouteCall } from '../http/route-call';
 import { REDIS } from '../redis/redis.module';
 import { estimateEmbeddingTokens } from './embeddings-usage';
 
-/** Inputs larger than this (as JSON) travel to the chat service through Redis, not in the NATS message (1 MB cap). */
-const INLINE_INPUT_LIMIT = 256 * 1024;
 const INPUT_TTL_MS = 60_000;
 /** Counting is a tokenizer pass: a service that cannot answer in this long leaves the byte bound's refusal. */
 const COUNT_TIMEOUT_MS = 2_000;
@@ -69,7 +68,8 @@ export class EmbeddingBatches {
   ): Promise<T> {
     // At the margin (the byte bound does not fit the credit left), the engine counts the batch exactly.
     const exactWorstCase = async (): Promise<BillableUsage | null> => {
-      if (Buffer.byteLength(JSON.stringify(inputs)) > INLINE_INPUT_LIMIT) return null;
+      // Counting sends the inputs inline: a batch that would not fit is left to the byte bound.
+      if (Buffer.byteLength(JSON.stringify(inputs)) > INLINE_PAYLOAD_MAX_BYTES) return null;
       const { inputTokens } = await this.rpc.send(
         EMBEDDINGS.COUNT_TOKENS,
         { caller, model: model.id, input: inputs },
@@ -81,28 +81,24 @@ export class EmbeddingBatches {
     return admission.run(
       worstCase,
       async ({ billing }) => {
-        const call: CreateEmbeddingsRequest = { caller, model: model.id, dimensions, billing };
-        const json = JSON.stringify(inputs);
-        if (Buffer.byteLength(json) <= INLINE_INPUT_LIMIT) call.input = inputs;
-        else call.inputBlob = await this.blobs.put(Buffer.from(json), INPUT_TTL_MS);
-        const result = await this.rpc.send(EMBEDDINGS.CREATE, call, {
-          requestId: caller.requestId,
-          timeoutMs: this.config.INFERENCE_TIMEOUT_MS,
-          idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS,
-          resendUntaken: true,
+        const input = await packInlineOrBlob(this.blobs, Buffer.from(JSON.stringify(inputs)), { ttlMs: INPUT_TTL_MS, what: 'the input' });
+        const result = await this.rpc.send(
+          EMBEDDINGS.CREATE,
+          { caller, model: model.id, input, dimensions, billing },
+          {
+            requestId: caller.requestId,
+            timeoutMs: this.config.INFERENCE_TIMEOUT_MS,
+            idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS,
+            resendUntaken: true,
+          },
+        );
+        const vectors = await unpackInlineOrBlob(this.blobs, result.vectors, {
+          missing: () => new DomainError(ErrorCode.ServiceUnavailable, 'The embeddings expired before they could be returned; retry.'),
         });
-        const vectors = await this.vectorsOf(result);
         const batch = { model: result.model, count: result.count, dimensions: result.dimensions, vectors, promptTokens: result.promptTokens };
         return { result: answer(batch), usage: { promptTokens: result.promptTokens, completionTokens: 0 } };
       },
       { exactWorstCase, ...reservation },
     );
-  }
-
-  private async vectorsOf(result: CreateEmbeddingsReply): Promise<Buffer> {
-    if (result.vectors !== undefined) return Buffer.from(result.vectors, 'base64');
-    const bytes = result.vectorsBlob ? await this.blobs.take(result.vectorsBlob.blobId) : null;
-    if (!bytes) throw new DomainError(ErrorCode.ServiceUnavailable, 'The embeddings expired before they could be returned; retry.');
-    return bytes;
   }
 }

@@ -1,22 +1,16 @@
-import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { FastifyReply } from 'fastify';
-import { CallerContext } from '@svc/contracts';
-import { AuthenticatedRequest, Caller } from '../auth/auth.decorators';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Call, RouteCall } from '../http/route-call';
 import { EmbeddingsResponse } from './embeddings-response';
-import { EmbeddingsRoute } from './embeddings-route';
+import { EmbeddingsPipeline } from './embeddings.pipeline';
 
 @Controller('embeddings')
 export class EmbeddingsController {
-  constructor(private readonly route: EmbeddingsRoute) {}
+  constructor(private readonly pipeline: EmbeddingsPipeline) {}
 
   @Post()
   @HttpCode(200)
-  create(
-    @Body() body: unknown,
-    @Caller() caller: CallerContext,
-    @Req() request: AuthenticatedRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<EmbeddingsResponse> {
-    return this.route.answer({ caller, request, reply }, body);
+  create(@Body() body: unknown, @Call() call: RouteCall): Promise<EmbeddingsResponse> {
+    // Parsed by the pipeline: a batch line hands it the same raw body.
+    return this.pipeline.run(call, body);
   }
 }

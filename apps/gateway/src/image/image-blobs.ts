@@ -1,5 +1,6 @@
 import Redis from 'ioredis';
-import { BlobStore } from '@svc/blob-store';
+import { BlobStore, unpackInlineOrBlob } from '@svc/blob-store';
+import { ImageBlob } from '@svc/contracts';
 import { outboundFetcherFromEnv } from '@svc/outbound';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { REDIS } from '../redis/redis.module';
@@ -12,10 +13,8 @@ export const INPUT_BLOB_TTL_MS = 120_000;
 export const imageBlobsProvider = { provide: IMAGE_BLOBS, inject: [REDIS], useFactory: (redis: Redis) => new BlobStore(redis) };
 
 /** Takes (reads and deletes) an output the media service stored. */
-export async function takeOutput(blobs: BlobStore, blobId: string): Promise<Buffer> {
-  const bytes = await blobs.take(blobId);
-  if (!bytes) throw new DomainError(ErrorCode.Internal, 'The generated image was lost before delivery.');
-  return bytes;
+export function takeOutput(blobs: BlobStore, image: ImageBlob): Promise<Buffer> {
+  return unpackInlineOrBlob(blobs, image, { missing: () => new DomainError(ErrorCode.Internal, 'The generated image was lost before delivery.') });
 }
 
 export const IMAGE_URL_FETCHER = Symbol('IMAGE_URL_FETCHER');

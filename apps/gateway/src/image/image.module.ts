@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { AdmissionModule } from '../admission/admission.module';
 import { imageBlobsProvider, imageUrlFetcherProvider } from './image-blobs';
 import { ImageEditController } from './image-edit.controller';
+import { ImageEditPipeline } from './image-edit.pipeline';
+import { ImageGenerationPipeline } from './image-generation.pipeline';
 import { ImageController } from './image.controller';
 import { PromptEnhancer } from './prompt-enhancer';
 
@@ -9,6 +11,6 @@ import { PromptEnhancer } from './prompt-enhancer';
 @Module({
   imports: [AdmissionModule],
   controllers: [ImageController, ImageEditController],
-  providers: [PromptEnhancer, imageBlobsProvider, imageUrlFetcherProvider],
+  providers: [ImageGenerationPipeline, ImageEditPipeline, PromptEnhancer, imageBlobsProvider, imageUrlFetcherProvider],
 })
 export class ImageModule {}

@@ -1,24 +1,17 @@
-import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { FastifyReply } from 'fastify';
-import { CallerContext } from '@svc/contracts';
-import { AuthenticatedRequest, Caller } from '../auth/auth.decorators';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { parseBody } from '../http/parse-body';
+import { Call, RouteCall } from '../http/route-call';
 import { moderationsRequestSchema } from './moderations-request.dto';
 import { ModerationsResponse } from './moderations-response';
-import { ModerationsOrchestrator } from './moderations.orchestrator';
+import { ModerationsPipeline } from './moderations.pipeline';
 
 @Controller('moderations')
 export class ModerationsController {
-  constructor(private readonly moderations: ModerationsOrchestrator) {}
+  constructor(private readonly pipeline: ModerationsPipeline) {}
 
   @Post()
   @HttpCode(200)
-  create(
-    @Body() body: unknown,
-    @Caller() caller: CallerContext,
-    @Req() request: AuthenticatedRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<ModerationsResponse> {
-    return this.moderations.run({ caller, request, reply }, parseBody(moderationsRequestSchema, body));
+  create(@Body() body: unknown, @Call() call: RouteCall): Promise<ModerationsResponse> {
+    return this.pipeline.run(call, parseBody(moderationsRequestSchema, body));
   }
 }

@@ -4,8 +4,8 @@ import { createKeySchema, deleteKeyQuery, updateKeySchema } from '../api-keys/ap
 import { completeAudioSchema, queueAudioSchema, quoteAudioSchema, retrieveAudioSchema, speechRequestSchema } from '../audio/audio-request.dto';
 import { videoTranscriptionRequestSchema } from '../audio/video-transcription.dto';
 import { transcriptionRequestSchema, translationRequestSchema } from '../audio/audio-request.dto';
-import { cloneVoiceSchema } from '../audio/voices.controller';
-import { createBatchSchema, listBatchesSchema, uploadFileSchema } from '../batches/batch-request.dto';
+import { cloneVoiceSchema } from '../audio/voices.dto';
+import { createBatchSchema, listBatchesSchema, listFilesSchema, uploadFileSchema } from '../batches/batch-request.dto';
 import { augmentScrapeSchema, augmentSearchSchema, textParserSchema } from '../augment/augment-request.dto';
 import { usageAnalyticsQuery, usageHistoryQuery } from '../billing/billing.dto';
 import { addReviewBody, createCharacterBody, listCharactersQuery, listReviewsQuery, reviewIdSchema } from '../characters/characters.dto';
@@ -30,7 +30,7 @@ import { completeVideoSchema, queueVideoSchema, quoteVideoSchema, retrieveVideoS
 import { generateWeb3KeySchema } from '../web3-keys/web3-keys.dto';
 import { walletParams, x402TransactionsQuery } from '../x402/x402.dto';
 import { DOCS_ASSET_NAMES } from './docs-page';
-import type { RouteHeader } from './openapi-responses';
+import type { RouteHeader } from './header-docs';
 
 /** Who may call a route: anyone, any API key, or an ADMIN key. */
 export type RouteAccess = 'public' | 'key' | 'admin';
@@ -60,7 +60,7 @@ export interface RouteDoc {
   /** Statuses besides the common ones (docs/openapi.md). */
   errors?: readonly number[];
   paginated?: boolean;
-  /** Headers only this route sends (openapi-responses.ts, ROUTE_HEADERS). */
+  /** Headers only this route sends (header-docs.ts, ROUTE_HEADERS). */
   headers?: readonly RouteHeader[];
 }
 
@@ -241,7 +241,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     bodyTypes: ['multipart/form-data'],
     errors: [413, 415],
   },
-  'GET /files': { summary: "The account's files", access: 'key', local: true },
+  'GET /files': { summary: "The account's files, newest first unless order=asc", access: 'key', local: true, query: listFilesSchema },
   'GET /files/:id': { summary: 'A file', access: 'key', local: true, path: fileIdParams, errors: [404] },
   'GET /files/:id/content': { summary: "A file's bytes", access: 'key', local: true, path: fileIdParams, answers: ['application/octet-stream'], errors: [404] },
   'DELETE /files/:id': { summary: 'Delete a file and its bytes', access: 'key', local: true, path: fileIdParams, errors: [404] },

@@ -1,15 +1,11 @@
 import { AugmentTool, ModelDefinition, ModelType } from '@svc/catalog';
 import { assertUnreachable } from '@svc/errors';
 import { RateLimitClass } from '@svc/contracts';
+import type { LimitOverride } from '../admission/admission.types';
 
 /** Which default limits a model's requests fall under: its catalog tier for text, its type otherwise. */
 /** What limits are chosen by: a catalog model's type and tier, or an `/augment/*` tool. */
 export type LimitedModel = (Pick<ModelDefinition, 'id' | 'type' | 'rateLimitTier'> | Pick<AugmentTool, 'id' | 'type'>) & LimitOverride;
-
-/** A route limited apart from its model's inference, in counters of its own (polling a video job: `video-retrieve`). */
-export interface LimitOverride {
-  limitClass?: RateLimitClass;
-}
 
 export function limitClassOf(model: (Pick<ModelDefinition, 'type' | 'rateLimitTier'> | Pick<AugmentTool, 'type'>) & LimitOverride): RateLimitClass {
   if (model.limitClass) return model.limitClass;

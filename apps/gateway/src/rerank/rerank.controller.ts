@@ -1,24 +1,17 @@
-import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { FastifyReply } from 'fastify';
-import { CallerContext } from '@svc/contracts';
-import { AuthenticatedRequest, Caller } from '../auth/auth.decorators';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { parseBody } from '../http/parse-body';
+import { Call, RouteCall } from '../http/route-call';
 import { rerankRequestSchema } from './rerank-request.dto';
 import { RerankResponse } from './rerank-response';
-import { RerankOrchestrator } from './rerank.orchestrator';
+import { RerankPipeline } from './rerank.pipeline';
 
 @Controller('rerank')
 export class RerankController {
-  constructor(private readonly rerank: RerankOrchestrator) {}
+  constructor(private readonly pipeline: RerankPipeline) {}
 
   @Post()
   @HttpCode(200)
-  create(
-    @Body() body: unknown,
-    @Caller() caller: CallerContext,
-    @Req() request: AuthenticatedRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<RerankResponse> {
-    return this.rerank.run({ caller, request, reply }, parseBody(rerankRequestSchema, body));
+  create(@Body() body: unknown, @Call() call: RouteCall): Promise<RerankResponse> {
+    return this.pipeline.run(call, parseBody(rerankRequestSchema, body));
   }
 }

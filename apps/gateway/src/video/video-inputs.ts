@@ -1,5 +1,3 @@
-import { BlobStore } from '@svc/blob-store';
-import { VideoBlob } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { OutboundFetcher } from '@svc/outbound';
 import { invalid } from './video-rules';
@@ -36,13 +34,4 @@ export async function urlBytes(field: (string | number)[], value: string, fetche
   if (res.status !== 200) throw invalid(field, `could not be fetched: the server answered HTTP ${res.status}`);
   if (res.body.length === 0) throw invalid(field, 'is empty');
   return res.body;
-}
-
-/** Parks an input for the media service; the job deletes it when it ends (or it expires). */
-export async function parkInput(blobs: BlobStore, bytes: Buffer, ttlMs: number): Promise<VideoBlob> {
-  try {
-    return await blobs.put(bytes, ttlMs);
-  } catch {
-    throw new DomainError(ErrorCode.ServiceUnavailable, 'Temporary storage for the video input is unavailable; retry shortly.');
-  }
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { BlobStore } from '@svc/blob-store';
+import { BlobStore, parkBlob } from '@svc/blob-store';
 import { Catalog, ModelDefinition } from '@svc/catalog';
 import { CallerContext, ProbeVideoReply, VIDEO, VideoBlob, VideoConstraints, videoConstraintsOf, VideoUsage } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
@@ -7,7 +7,7 @@ import { RpcClient } from '@svc/messaging';
 import { PricingError, quote as priceOf, toNumber, VideoPriceInputError } from '@svc/pricing';
 import { CATALOG } from '../models/models.tokens';
 import { VIDEO_GATEWAY_CONFIG, VideoGatewayConfig } from './video-gateway.config';
-import { parkInput, urlBytes, VideoUrlFetcher } from './video-inputs';
+import { urlBytes, VideoUrlFetcher } from './video-inputs';
 import { QuoteVideoDto } from './video-request.dto';
 import { invalid } from './video-rules';
 import { usageOf } from './video-job-plan';
@@ -40,7 +40,9 @@ export class VideoJobsGateway {
 
   /** A URL field's bytes parked in the blob store for the job (deleted by the job when it ends). */
   async park(field: (string | number)[], url: string): Promise<VideoBlob> {
-    return parkInput(this.blobs, await urlBytes(field, url, this.fetcher, this.config.VIDEO_INPUT_MAX_BYTES), this.config.VIDEO_INPUT_TTL_MS);
+    // Always a blob, never inline: the probe reads it and the job, which outlives this request, takes it.
+    const bytes = await urlBytes(field, url, this.fetcher, this.config.VIDEO_INPUT_MAX_BYTES);
+    return parkBlob(this.blobs, bytes, this.config.VIDEO_INPUT_TTL_MS, 'the video input');
   }
 
   /** Duration, frame rate and size of a parked video, measured by the media service (ffprobe). */

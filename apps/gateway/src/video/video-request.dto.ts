@@ -75,6 +75,8 @@ export type QueueVideoDto = z.infer<typeof queueVideoSchema>;
 
 /** `POST /video/retrieve` (reference RetrieveVideoRequest). */
 export const retrieveVideoSchema = z.object({ model, queue_id: z.string().uuid(), delete_media_on_completion: z.boolean().default(false) }).strict();
+export type RetrieveVideoDto = z.infer<typeof retrieveVideoSchema>;
 
 /** `POST /video/complete` (reference CompleteVideoRequest). */
 export const completeVideoSchema = z.object({ model, queue_id: z.string().uuid() }).strict();
+export type CompleteVideoDto = z.infer<typeof completeVideoSchema>;

@@ -11,12 +11,14 @@ import { loadVideoGatewayConfig, VIDEO_GATEWAY_CONFIG, VideoGatewayConfig } from
 import { VIDEO_BLOBS, VIDEO_URL_FETCHER, VideoJobsGateway } from './video-jobs.service';
 import { VideoRetrieveLimit } from './video-retrieve-limit';
 import { VideoController } from './video.controller';
+import { VideoPipeline } from './video.pipeline';
 
 /** The video endpoints (docs/video.md): the gateway validates, prices, admits and relays to the media service. */
 @Module({
   imports: [AdmissionModule, RateLimitModule],
   controllers: [VideoController, VideoDownloadController],
   providers: [
+    VideoPipeline,
     VideoJobsGateway,
     VideoRetrieveLimit,
     { provide: VIDEO_GATEWAY_CONFIG, useFactory: () => loadVideoGatewayConfig() },

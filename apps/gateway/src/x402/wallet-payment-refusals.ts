@@ -7,7 +7,7 @@ import { HEADER } from '@svc/headers';
 import { Logger } from '@svc/logging';
 import { QUICK_CALL_IDLE_MS, RpcClient } from '@svc/messaging';
 import { formatAmount, quote } from '@svc/pricing';
-import type { AdmissionRequest } from '../admission/admission.types';
+import { AdmissionRefusals, AdmissionRequest } from '../admission/admission.types';
 import { ProtocolError } from '../http/error-response';
 import { GATEWAY_LOGGER } from '../logger.token';
 import { walletPaymentRequired } from './wallet-payment-required';
@@ -22,7 +22,7 @@ const BALANCE_TIMEOUT_MS = 2_000;
  * wallet or billing service cannot say what to offer (the ordinary 402 still goes out).
  */
 @Injectable()
-export class WalletPaymentRefusals {
+export class WalletPaymentRefusals implements AdmissionRefusals {
   constructor(
     private readonly terms: X402PaymentTerms,
     private readonly rpc: RpcClient,

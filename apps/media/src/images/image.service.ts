@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import sharp from 'sharp';
-import { BlobStore } from '@svc/blob-store';
+import { BlobStore, unpackInlineOrBlob } from '@svc/blob-store';
 import {
   GeneratedImageRef,
   ImageBlob,
@@ -213,14 +213,11 @@ export class ImageService {
     return { ...ref, width: o.width, height: o.height, format: o.format, blurred: verdict.blur, nsfwScore: verdict.score };
   }
 
-  private async take(blob: ImageBlob): Promise<Buffer> {
-    const bytes = await this.blobs.take(blob.blobId);
-    if (!bytes)
-      throw new DomainError(ErrorCode.Validation, 'The uploaded image expired before it was processed; send it again.', {
-        _errors: [],
-        image: { _errors: ['expired'] },
-      });
-    return bytes;
+  private take(blob: ImageBlob): Promise<Buffer> {
+    const message = 'The uploaded image expired before it was processed; send it again.';
+    return unpackInlineOrBlob(this.blobs, blob, {
+      missing: () => new DomainError(ErrorCode.Validation, message, { _errors: [], image: { _errors: ['expired'] } }),
+    });
   }
 
   private async decodeInput(blob: ImageBlob): Promise<{ data: Uint8Array; width: number; height: number }> {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import sharp from 'sharp';
-import { BlobStore } from '@svc/blob-store';
+import { BlobStore, unpackInlineOrBlob } from '@svc/blob-store';
 import { Catalog, ModelDefinition } from '@svc/catalog';
 import { CreateModerationReply, CreateModerationRequest, ImageBlob, ModerationInputPart, ModerationResult, moderationInputCount } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
@@ -86,10 +86,9 @@ export class ModerationService {
     return engine.classify(parts, 1);
   }
 
-  private async take(blob: ImageBlob): Promise<Buffer> {
-    const bytes = await this.blobs.take(blob.blobId);
-    if (!bytes) throw new DomainError(ErrorCode.ServiceUnavailable, 'The image expired before it could be classified; send it again.');
-    return bytes;
+  private take(blob: ImageBlob): Promise<Buffer> {
+    const missing = () => new DomainError(ErrorCode.ServiceUnavailable, 'The image expired before it could be classified; send it again.');
+    return unpackInlineOrBlob(this.blobs, blob, { missing });
   }
 
   private async decode(blob: ImageBlob): Promise<{ data: Uint8Array; width: number; height: number }> {

@@ -1,6 +1,6 @@
 import { RequestBilling } from '../billing/subjects';
 import { CallerContext } from '../services';
-import { AudioPayload } from './audio-payload';
+import { InlineOrBlob } from '../schemas/inline-or-blob';
 import { SpeechFormat } from './speech';
 
 /** `POST /audio/queue` for a speech model: long text rendered in the background. */
@@ -38,7 +38,7 @@ export interface RetrieveAudioRequest extends AudioJobRef {
 
 export type RetrieveAudioReply =
   | { status: 'QUEUED' | 'PROCESSING'; average_execution_time: number; execution_duration: number; progress: number }
-  | { status: 'COMPLETED'; contentType: string; audio: AudioPayload }
+  | { status: 'COMPLETED'; contentType: string; audio: InlineOrBlob }
   | { status: 'FAILED'; error: string };
 
 export interface CompleteAudioReply {

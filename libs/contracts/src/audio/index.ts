@@ -1,4 +1,3 @@
-export * from './audio-payload';
 export * from './speech';
 export * from './transcription';
 export * from './audio-jobs';

@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import { requestBillingSchema } from '../billing/message-schemas';
 import { callerContextSchema } from '../schemas/caller';
-import { blobRefSchema, modelIdSchema, streamOpenRequestSchema, textSchema } from '../schemas/wire';
+import { inlineOrBlobSchema } from '../schemas/inline-or-blob';
+import { modelIdSchema, streamOpenRequestSchema, textSchema } from '../schemas/wire';
 import { SPEECH_FORMATS } from './speech';
-
-/** `AudioPayload`: inline base64 or a blob. */
-export const audioPayloadSchema = z.union([z.looseObject({ base64: z.string().max(2_000_000) }), blobRefSchema]);
 
 const speechFields = {
   model: modelIdSchema,
@@ -26,7 +24,7 @@ export const speechRequestSchema = z.looseObject({
 export const streamSpeechRequestSchema = speechRequestSchema.extend({ stream: streamOpenRequestSchema });
 
 /** `audio.cmd.probe` (ProbeAudioRequest). */
-export const probeAudioRequestSchema = z.looseObject({ caller: callerContextSchema, model: modelIdSchema, audio: audioPayloadSchema, keep: z.boolean() });
+export const probeAudioRequestSchema = z.looseObject({ caller: callerContextSchema, model: modelIdSchema, audio: inlineOrBlobSchema, keep: z.boolean() });
 
 /** `audio.cmd.transcribe` (TranscribeRequest). */
 export const transcribeRequestSchema = z.looseObject({
@@ -37,7 +35,7 @@ export const transcribeRequestSchema = z.looseObject({
     language: z.string().min(1).max(32).optional(),
     task: z.enum(['transcribe', 'translate']).optional(),
   }),
-  audio: audioPayloadSchema,
+  audio: inlineOrBlobSchema,
   billing: requestBillingSchema.optional(),
 });
 
@@ -56,6 +54,6 @@ export const retrieveAudioRequestSchema = audioJobRefSchema.extend({ deleteMedia
 export const cloneVoiceRequestSchema = z.looseObject({
   caller: callerContextSchema,
   model: modelIdSchema,
-  audio: audioPayloadSchema,
+  audio: inlineOrBlobSchema,
   billing: requestBillingSchema.optional(),
 });

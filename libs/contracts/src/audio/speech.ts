@@ -1,7 +1,7 @@
 import { RequestBilling } from '../billing/subjects';
 import { CallerContext } from '../services';
 import { StreamOpenRequest } from '../stream/frames';
-import { AudioPayload } from './audio-payload';
+import { InlineOrBlob } from '../schemas/inline-or-blob';
 
 export const SPEECH_FORMATS = ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'] as const;
 export type SpeechFormat = (typeof SPEECH_FORMATS)[number];
@@ -27,7 +27,7 @@ export interface SpeechRequest {
 
 export interface SpeechReply {
   contentType: string;
-  audio: AudioPayload;
+  audio: InlineOrBlob;
   characters: number;
 }
 

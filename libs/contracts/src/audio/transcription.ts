@@ -1,6 +1,6 @@
 import { RequestBilling } from '../billing/subjects';
 import { CallerContext } from '../services';
-import { AudioPayload } from './audio-payload';
+import { InlineOrBlob } from '../schemas/inline-or-blob';
 
 export interface TranscriptWord {
   word: string;
@@ -35,7 +35,7 @@ export interface ProbeAudioRequest {
   caller: CallerContext;
   /** The transcription model, whose duration limit applies. */
   model: string;
-  audio: AudioPayload;
+  audio: InlineOrBlob;
   /** Keep the blob for the transcription that follows (a probe of inline audio keeps nothing). */
   keep: boolean;
 }
@@ -49,7 +49,7 @@ export interface ProbeAudioReply {
 export interface TranscribeRequest {
   caller: CallerContext;
   params: TranscriptionParams;
-  audio: AudioPayload;
+  audio: InlineOrBlob;
   billing?: RequestBilling;
 }
 

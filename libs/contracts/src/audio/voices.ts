@@ -1,6 +1,6 @@
 import { RequestBilling } from '../billing/subjects';
 import { CallerContext } from '../services';
-import { AudioPayload } from './audio-payload';
+import { InlineOrBlob } from '../schemas/inline-or-blob';
 
 /** `POST /audio/voices`: clone a voice from a sample, for one speech model. */
 export interface CloneVoiceRequest {
@@ -8,7 +8,7 @@ export interface CloneVoiceRequest {
   /** The speech model (catalog id) the handle is for. */
   model: string;
   /** The voice sample as uploaded. */
-  audio: AudioPayload;
+  audio: InlineOrBlob;
   billing?: RequestBilling;
 }
 

@@ -1,12 +1,14 @@
 import { RequestBilling } from '../billing/subjects';
 import { CallerContext } from '../services';
 import { EmbeddingBlobRef } from '../embeddings/subjects';
+import { InlineOrBlob } from '../schemas/inline-or-blob';
 
 /** Retrieval augmentation, served by the chat service (docs/retrieval.md). */
 export const AUGMENT = {
   SEARCH: 'chat.cmd.augment-search.v1',
   SCRAPE: 'chat.cmd.augment-scrape.v1',
-  PARSE_TEXT: 'chat.cmd.augment-parse-text.v1',
+  /** v2: the reply's text is an InlineOrBlob (v1 had text/textBlob). */
+  PARSE_TEXT: 'chat.cmd.augment-parse-text.v2',
 } as const;
 
 export interface WebSearchResult {
@@ -48,9 +50,8 @@ export interface AugmentParseTextRequest extends AugmentCall {
   mediaType?: string;
 }
 export interface AugmentParseTextReply {
-  /** The text, or absent when it travels in `textBlob` (UTF-8) because it is too large for NATS. */
-  text?: string;
-  textBlob?: EmbeddingBlobRef;
+  /** The text, UTF-8. */
+  text: InlineOrBlob;
   tokens: number;
 }
 

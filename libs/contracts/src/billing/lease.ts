@@ -1,8 +1,6 @@
 import { LimitPeriod } from '../keys/api-key';
 import { BillingCurrency, Nano, NanoAmounts } from './money';
-import { BilledModel } from './reserve';
 import { SettleReply, SettleRequest } from './settle';
-import { BillableUsage } from './usage';
 
 /**
  * A credit lease: one gateway replica holds a block of an account's available balance (and, for a
@@ -60,26 +58,6 @@ export interface LeaseCloseReply {
   status: 'closed' | 'closing' | 'already-closed' | 'not-found';
   /** Returned to the account by this call. */
   releasedNano: Nano;
-}
-
-/** What a service needs to settle a request admitted under a lease (there is no reservation row yet). */
-export interface LeasedRequest {
-  leaseId: string;
-  /**
-   * The key that made the request: its usage history and per-key usage (and the starting point of
-   * a limit set later) count it. Send it: a lease of the account's unlimited keys has no key of its
-   * own, and without this field the request is recorded without a key.
-   */
-  apiKeyId?: string;
-  /** The lease's currency: the request is priced in it. */
-  currency: BillingCurrency;
-  /** This request's hold inside the lease: the most it may be charged. */
-  heldNano: Nano;
-  requestId: string;
-  model: BilledModel;
-  /** The model's `model_spec.pricing` at admission: settlement prices with it. */
-  pricing: unknown;
-  worstCase: BillableUsage;
 }
 
 /** Several settlements in one message and one transaction; replies in the same order. At most SETTLE_BATCH_MAX items. */

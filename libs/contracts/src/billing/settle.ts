@@ -1,6 +1,26 @@
 import { BillingCurrency, Nano } from './money';
-import type { LeasedRequest } from './lease';
-import { SettledUsage } from './usage';
+import { BilledModel } from './reserve';
+import { BillableUsage, SettledUsage } from './usage';
+
+/** What a service needs to settle a request admitted under a lease (there is no reservation row yet). */
+export interface LeasedRequest {
+  leaseId: string;
+  /**
+   * The key that made the request: its usage history and per-key usage (and the starting point of
+   * a limit set later) count it. Send it: a lease of the account's unlimited keys has no key of its
+   * own, and without this field the request is recorded without a key.
+   */
+  apiKeyId?: string;
+  /** The lease's currency: the request is priced in it. */
+  currency: BillingCurrency;
+  /** This request's hold inside the lease: the most it may be charged. */
+  heldNano: Nano;
+  requestId: string;
+  model: BilledModel;
+  /** The model's `model_spec.pricing` at admission: settlement prices with it. */
+  pricing: unknown;
+  worstCase: BillableUsage;
+}
 
 /**
  * - `service`: the service that ran the request (exact counts). Final.

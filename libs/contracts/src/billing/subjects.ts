@@ -1,7 +1,7 @@
 import { BalanceReply, BalanceRequest, BootstrapCreditReply, BootstrapCreditRequest, KeyUsageReply, KeyUsageRequest } from './account';
-import { LeaseCloseReply, LeaseCloseRequest, LeasedRequest, LeaseOpenReply, LeaseOpenRequest, SettleBatchReply, SettleBatchRequest } from './lease';
+import { LeaseCloseReply, LeaseCloseRequest, LeaseOpenReply, LeaseOpenRequest, SettleBatchReply, SettleBatchRequest } from './lease';
 import { MayFitLaterReply, MayFitLaterRequest, ReserveReply, ReserveRequest } from './reserve';
-import { SettleReply, SettleRequest } from './settle';
+import { LeasedRequest, SettleReply, SettleRequest } from './settle';
 import { UsageAnalyticsReply, UsageAnalyticsRequest, UsageHistoryReply, UsageHistoryRequest } from './usage-history';
 
 export const BILLING = {

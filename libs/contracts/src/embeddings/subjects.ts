@@ -1,9 +1,11 @@
 import { RequestBilling } from '../billing/subjects';
+import { InlineOrBlob } from '../schemas/inline-or-blob';
 import { CallerContext } from '../services';
 
 export const EMBEDDINGS = {
   /** Embeds a batch of texts with an `embedding` model of the catalog (served by the chat service). */
-  CREATE: 'chat.cmd.embed.v1',
+  /** v2: the inputs and vectors are one InlineOrBlob each (v1 had input/inputBlob, vectors/vectorsBlob). */
+  CREATE: 'chat.cmd.embed.v2',
   /** The exact input tokens of a batch, asked only when its byte bound does not fit the credit left (docs/billing.md). */
   COUNT_TOKENS: 'chat.query.embedding-tokens.v1',
 } as const;
@@ -21,9 +23,8 @@ export interface CreateEmbeddingsRequest {
   caller: CallerContext;
   /** The catalog id the gateway resolved. */
   model: string;
-  /** The inputs, in order; absent when they travel in `inputBlob` (UTF-8 JSON array of strings). */
-  input?: string[];
-  inputBlob?: EmbeddingBlobRef;
+  /** The inputs, in order, as a UTF-8 JSON array of strings. */
+  input: InlineOrBlob;
   /** Requested vector size, already checked against the model's constraints by the gateway. */
   dimensions?: number;
   /** Present when the gateway reserved credit: the chat service settles it with the exact token count. */
@@ -35,12 +36,8 @@ export interface CreateEmbeddingsReply {
   model: string;
   count: number;
   dimensions: number;
-  /**
-   * The vectors, row-major, `count x dimensions` little-endian float32, base64. Absent when they
-   * travel in `vectorsBlob` (the same bytes, raw).
-   */
-  vectors?: string;
-  vectorsBlob?: EmbeddingBlobRef;
+  /** The vectors, row-major, `count x dimensions` little-endian float32. */
+  vectors: InlineOrBlob;
   /** Input tokens as the model counted them: the billed quantity. */
   promptTokens: number;
 }

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { jsonByteLength } from './json-byte-length';
 
-/** NATS's default `max_payload`: a message above it is refused by the client before it is sent. */
+/**
+ * NATS's default `max_payload`: a message above it is refused by the client before it is sent.
+ * No deployment here changes it; `connectNats` (@svc/messaging) refuses a server that allows less.
+ */
 export const NATS_MAX_PAYLOAD_BYTES = 1024 * 1024;
 
 /**
@@ -9,7 +12,7 @@ export const NATS_MAX_PAYLOAD_BYTES = 1024 * 1024;
  * take as JSON. The rest of the message (caller, billing, envelope) and what a service adds or
  * repeats (chat text parts are also joined into `content`) must fit in the remaining quarter.
  */
-export const INLINE_BUDGET_BYTES = 768 * 1024;
+export const INLINE_BUDGET_BYTES = (NATS_MAX_PAYLOAD_BYTES / 4) * 3;
 
 const jsonBytes = (value: unknown): number => jsonByteLength(value) ?? 0;
 

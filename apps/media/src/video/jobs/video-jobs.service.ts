@@ -5,7 +5,7 @@ import path from 'node:path';
 import { InjectQueue } from '@nestjs/bullmq';
 import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { Job, Queue, Worker } from 'bullmq';
-import { BlobStore, MAX_BLOB_BYTES } from '@svc/blob-store';
+import { BlobStore, MAX_BLOB_BYTES, unpackInlineOrBlob } from '@svc/blob-store';
 import {
   CompleteVideoReply,
   DownloadVideoReply,
@@ -213,9 +213,7 @@ export class VideoJobsService implements OnModuleInit, BeforeApplicationShutdown
 
   private async input(blob: VideoBlob | undefined): Promise<Buffer | undefined> {
     if (!blob) return undefined;
-    const bytes = await this.blobs.get(blob.blobId);
-    if (!bytes) throw new Error('an input of the job expired before the job ran');
-    return bytes;
+    return unpackInlineOrBlob(this.blobs, blob, { missing: () => new Error('an input of the job expired before the job ran'), keep: true });
   }
 
   /** The prompt and the inputs are not kept once the job has ended. */

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
-import { BlobStore } from '@svc/blob-store';
+import { BlobStore, unpackInlineOrBlob } from '@svc/blob-store';
 import { ProbeAudioClipReply, ProbeAudioClipRequest, ProbeVideoReply, ProbeVideoRequest, VideoBlob } from '@svc/contracts';
 import { DomainError } from '@svc/errors';
 import { NotAVideoError, probeAudioClip, probeVideo } from '../ffmpeg/probe-video';
@@ -25,8 +25,9 @@ export class VideoProbeService {
 
   private async measure<T>(blob: VideoBlob, field: string, probe: (file: string) => Promise<T>): Promise<T> {
     const at = field.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p));
-    const bytes = await this.blobs.get(blob.blobId);
-    if (!bytes) throw DomainError.validation([{ path: at, message: 'the uploaded file expired before it was read; send it again' }]);
+    const missing = () => DomainError.validation([{ path: at, message: 'the uploaded file expired before it was read; send it again' }]);
+    // Kept, not taken: the job that follows the probe reads it again.
+    const bytes = await unpackInlineOrBlob(this.blobs, blob, { missing, keep: true });
     const dir = await mkdtemp(path.join(tmpdir(), 'svc-video-probe-'));
     try {
       const file = path.join(dir, 'input');

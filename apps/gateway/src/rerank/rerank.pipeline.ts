@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Catalog, embeddingConstraintsOf } from '@svc/catalog';
 import { DomainError, ErrorCode } from '@svc/errors';
-import { RouteCall } from '../admission/admission.service';
 import { EmbeddingBatches } from '../embeddings/embedding-batches';
+import { RouteCall } from '../http/route-call';
 import { CATALOG } from '../models/models.tokens';
 import { checkRerankSize, documentTextsOf, RerankRequest } from './rerank-request.dto';
 import { RerankResponse } from './rerank-response';
@@ -15,7 +15,7 @@ import { rankByCosine } from './rerank-scoring';
  * count), ranked by cosine similarity to the query, best first, `top_n` of them.
  */
 @Injectable()
-export class RerankOrchestrator {
+export class RerankPipeline {
   constructor(
     private readonly batches: EmbeddingBatches,
     @Inject(CATALOG) private readonly catalog: Catalog,

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Catalog, embeddingConstraintsOf, ModelDefinition } from '@svc/catalog';
 import { DomainError, ErrorCode } from '@svc/errors';
-import { RouteCall } from '../admission/admission.service';
 import { AdmissionRequest } from '../admission/admission.types';
 import { parseBody } from '../http/parse-body';
+import { RouteCall } from '../http/route-call';
 import { CATALOG } from '../models/models.tokens';
 import { EmbeddingBatches } from './embedding-batches';
 import { embeddingsRequestSchema, EmbeddingsRequest, inputsOf, rejectTokenArrays } from './embeddings-request.dto';
@@ -15,13 +15,13 @@ import { EmbeddingsResponse, toEmbeddingData } from './embeddings-response';
  * with a reservation of its own.
  */
 @Injectable()
-export class EmbeddingsRoute {
+export class EmbeddingsPipeline {
   constructor(
     private readonly batches: EmbeddingBatches,
     @Inject(CATALOG) private readonly catalog: Catalog,
   ) {}
 
-  async answer(call: RouteCall, body: unknown, reservation?: Pick<AdmissionRequest, 'ownReservation' | 'reservationId'>): Promise<EmbeddingsResponse> {
+  async run(call: RouteCall, body: unknown, reservation?: Pick<AdmissionRequest, 'ownReservation' | 'reservationId'>): Promise<EmbeddingsResponse> {
     rejectTokenArrays(body);
     const input = parseBody(embeddingsRequestSchema, body);
     const model = this.catalog.resolve(input.model, 'embedding');

@@ -4,8 +4,9 @@ import { BlobStore } from '@svc/blob-store';
 import { Catalog, ModelDefinition } from '@svc/catalog';
 import { ModerationInput, MODERATIONS } from '@svc/contracts';
 import { RpcClient } from '@svc/messaging';
-import { AdmissionService, NO_TOKENS, RouteCall } from '../admission/admission.service';
+import { AdmissionService, NO_TOKENS } from '../admission/admission.service';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
+import { RouteCall } from '../http/route-call';
 import { IMAGE_BLOBS, IMAGE_URL_FETCHER, INPUT_BLOB_TTL_MS } from '../image/image-blobs';
 import { imageBytesOf, ImageUrlFetcher, INPUT_LIMITS, inspectImage } from '../image/image-input';
 import { CATALOG } from '../models/models.tokens';
@@ -24,7 +25,7 @@ const MODERATED_IMAGE_BOUNDS = { minPixels: 1, maxPixels: INPUT_LIMITS.maxPixels
  * as OpenAI's moderation is) and has the media service classify it and settle.
  */
 @Injectable()
-export class ModerationsOrchestrator {
+export class ModerationsPipeline {
   constructor(
     private readonly rpc: RpcClient,
     private readonly admission: AdmissionService,
