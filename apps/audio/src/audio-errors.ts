@@ -1,4 +1,4 @@
-import { DomainError, ErrorCode } from '@svc/errors';
+import { DomainError, ErrorCode, errorMessage } from '@svc/errors';
 import { Logger } from '@svc/logging';
 import { AudioAbortedError } from './engines/engine';
 
@@ -7,6 +7,6 @@ export function toDomainError(err: unknown, logger: Logger, requestId: string): 
   if (err instanceof DomainError) return err;
   if (err instanceof AudioAbortedError || (err as { name?: string })?.name === 'TimeoutError')
     return new DomainError(ErrorCode.Timeout, 'The audio request took too long.');
-  logger.error({ requestId, err: err instanceof Error ? err.message : String(err) }, 'audio request failed');
+  logger.error({ requestId, err: errorMessage(err) }, 'audio request failed');
   return new DomainError(ErrorCode.Internal, 'Audio processing failed.');
 }

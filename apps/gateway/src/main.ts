@@ -4,6 +4,7 @@ import { startTracing } from '@svc/tracing';
 import { loadGatewayConfig } from './config';
 import { createGatewayApp } from './app/create-app';
 import { shutdownGracefully } from './app/graceful-shutdown';
+import { errorMessage } from '@svc/errors';
 
 async function main(): Promise<void> {
   const config = loadGatewayConfig();
@@ -17,6 +18,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`gateway: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(`gateway: ${errorMessage(err)}\n`);
   process.exit(1);
 });

@@ -16,6 +16,7 @@ import { ModerationHandler } from './moderation/moderation.handler';
 import { ModerationService } from './moderation/moderation.service';
 import { DiffusionVideoEngineFactory, OpenAIVideosEngineFactory, videoGenerationProviders } from './video/engines/generation.providers';
 import { VIDEO_CONTROLLERS, videoImports, videoProviders } from './video/video.wiring';
+import { errorMessage } from '@svc/errors';
 
 /** The media service: image generation, editing and upscaling, moderation, and video jobs, over NATS (queue group 'media'). */
 @Module({})
@@ -99,7 +100,7 @@ async function loadClassifier(config: MediaConfig, logger: Logger): Promise<Nsfw
     logger.info({ ms: Date.now() - started }, 'safe-mode classifier ready (nsfwjs MobileNetV2, tfjs wasm)');
     return classifier;
   } catch (err) {
-    logger.error({ err: err instanceof Error ? err.message : String(err) }, 'safe-mode classifier failed to load: safe mode blurs every output');
+    logger.error({ err: errorMessage(err) }, 'safe-mode classifier failed to load: safe mode blurs every output');
     return null;
   }
 }

@@ -13,6 +13,7 @@ import { formatAmount } from '@svc/pricing';
 import { startPrivateNats } from '@svc/testing';
 import { BenchOptions, parseBenchArgs, USAGE } from './args';
 import { cpuMs, Latency, summarize } from './stats';
+import { errorMessage } from '@svc/errors';
 
 /**
  * Billing through its real path: this process plays the gateway and the chat service, sending
@@ -256,6 +257,6 @@ function printReport(baseline: Latency, latency: Latency, runs: Throughput[], ch
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`bench:billing: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(`bench:billing: ${errorMessage(err)}\n`);
   process.exitCode = 1;
 });

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { z } from 'zod';
+import { errorMessage } from '@svc/errors';
 
 const run = promisify(execFile);
 
@@ -16,6 +17,6 @@ export async function operatorCli<T>(root: string, env: NodeJS.ProcessEnv, cli: 
     return schema.parse(JSON.parse(stdout));
   } catch (err) {
     const stderr = (err as { stderr?: string }).stderr?.trim();
-    throw new Error(`${cli} CLI ${args.slice(0, 2).join(' ')} failed: ${stderr || (err instanceof Error ? err.message : String(err))}`);
+    throw new Error(`${cli} CLI ${args.slice(0, 2).join(' ')} failed: ${stderr || errorMessage(err)}`);
   }
 }

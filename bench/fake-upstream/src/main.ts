@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { FAILURE_MODES, FailureMode, FakeOpenAiUpstream } from '@svc/testing';
+import { errorMessage } from '@svc/errors';
 
 const USAGE = `Usage: node -r ./tools/register-paths.js dist/bench/fake-upstream/src/main.js [options]
   --port <n>                 port to listen on (default 18080; 0 picks a free one)
@@ -59,6 +60,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`fake-upstream: ${err instanceof Error ? err.message : String(err)}\n${USAGE}\n`);
+  process.stderr.write(`fake-upstream: ${errorMessage(err)}\n${USAGE}\n`);
   process.exit(2);
 });

@@ -10,6 +10,7 @@ import { cpuDelta, processLabel, snapshot } from './proc-cpu';
 import { nowUs, ProfileSummary, profilesByPid, readProfile, renderSummary, summarizeProfile, WindowUs } from './profile-summary';
 import { checkTargets, failures, REFERENCE, renderChecks, renderTable, SideResult } from './report';
 import { measureStreaming } from './stream-ttfb';
+import { errorMessage } from '@svc/errors';
 
 const say = (msg: string): void => {
   process.stderr.write(`[bench] ${msg}\n`);
@@ -117,7 +118,7 @@ async function main(): Promise<void> {
     try {
       platformResult = await measurePlatform(root, upstream.url, options);
     } catch (err) {
-      platformError = err instanceof Error ? err.message : String(err);
+      platformError = errorMessage(err);
     }
   }
 

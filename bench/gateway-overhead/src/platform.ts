@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sleep } from './helper-processes';
+import { errorMessage } from '@svc/errors';
 
 export interface RunningPlatform {
   baseUrl: string;
@@ -52,7 +53,7 @@ export async function startPlatform(
       if (res.status === 200) return { baseUrl, pid, stop };
       last = `HTTP ${res.status} ${(await res.text()).slice(0, 300)}`;
     } catch (err) {
-      last = err instanceof Error ? err.message : String(err);
+      last = errorMessage(err);
     }
     await sleep(250);
   }

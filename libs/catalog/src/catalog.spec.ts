@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ErrorCode } from '@svc/errors';
 import { loadCatalog } from '.';
 
 function catalogFile(yaml: string): string {
@@ -30,6 +31,25 @@ describe('model catalog', () => {
     expect(catalog.resolve('gpt-4o', 'text')?.id).toBe('b');
     expect(catalog.resolve('a', 'image')).toBeUndefined();
     expect(catalog.resolve('zzz', 'text')).toBeUndefined();
+  });
+
+  it('requires a model: the resolved one, or a 404 that names the discovery route', () => {
+    const catalog = loadCatalog(catalogFile(`models:${upstream('a', '\n    traits: [default]')}\n`));
+    expect(catalog.require('default', 'text').id).toBe('a');
+    const missing = (() => {
+      try {
+        catalog.require('a', 'image');
+      } catch (err) {
+        return err;
+      }
+    })();
+    expect(missing).toMatchObject({
+      code: ErrorCode.ModelNotFound,
+      message: 'Model "a" does not exist or is not an image model. See GET /api/v1/models?type=image.',
+    });
+    expect(() => catalog.require('zzz', 'tts', 'a voice model')).toThrow(
+      'Model "zzz" does not exist or is not a voice model. See GET /api/v1/models?type=tts.',
+    );
   });
 
   it('names a model for GET /models/{id}: an id or compatibility name of any type, a trait of the asked type', () => {

@@ -1,3 +1,4 @@
+import { DomainError, ErrorCode } from '@svc/errors';
 import { AugmentTool, augmentToolOf, AugmentToolName } from './augment-tools';
 import { CatalogFile, ModelDefinition, ModelType } from './catalog.schema';
 
@@ -45,6 +46,16 @@ export class Catalog {
     const id = this.byId.has(requested) ? requested : (this.traits(type)[requested] ?? this.file.compatibilityMapping[requested]);
     const model = id === undefined ? undefined : this.byId.get(id);
     return model?.type === type ? model : undefined;
+  }
+
+  /**
+   * `resolve`, or a 404 (model not found) that names the discovery route. `what` is the kind the
+   * message says the name is not (default: "a tts model", "an image model", ...).
+   */
+  require(requested: string, type: ModelType, what = `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type} model`): ModelDefinition {
+    const model = this.resolve(requested, type);
+    if (!model) throw new DomainError(ErrorCode.ModelNotFound, `Model "${requested}" does not exist or is not ${what}. See GET /api/v1/models?type=${type}.`);
+    return model;
   }
 
   /**

@@ -5,6 +5,7 @@ import { REPO_ROOT } from '@svc/config';
 import { Catalog } from './catalog';
 import { catalogSchema } from './catalog.schema';
 import { interpolateEnv } from './interpolate-env';
+import { errorMessage } from '@svc/errors';
 
 /** The catalog shipped in the repository; SVC_CATALOG_PATH points elsewhere. */
 export const DEFAULT_CATALOG_PATH = path.join(REPO_ROOT, 'config', 'models.yaml');
@@ -18,7 +19,7 @@ export function loadCatalog(file = process.env.SVC_CATALOG_PATH || DEFAULT_CATAL
   try {
     raw = parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new CatalogError(`Cannot read model catalog ${file}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new CatalogError(`Cannot read model catalog ${file}: ${errorMessage(err)}`);
   }
   const missing: string[] = [];
   const interpolated = interpolateEnv(raw, env, missing);

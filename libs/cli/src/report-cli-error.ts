@@ -1,6 +1,7 @@
 import { ConfigError } from '@svc/config';
 import { CliIo } from './cli-io';
 import { UsageError } from './usage-error';
+import { errorMessage } from '@svc/errors';
 
 export interface CliHelp {
   usage: string;
@@ -18,6 +19,6 @@ export function reportCliError(err: unknown, io: CliIo, help: CliHelp): number {
     io.err(err.message);
     return 2;
   }
-  io.err(`error: ${err instanceof Error ? err.message : String(err)}`);
+  io.err(`error: ${errorMessage(err)}`);
   return 1;
 }

@@ -1,4 +1,5 @@
 import { CliIo } from './cli-io';
+import { errorMessage } from '@svc/errors';
 
 /** A CLI's `main`: run with the process arguments on stdout/stderr and set the exit code. */
 export function runCliMain(run: (args: string[], io: CliIo) => Promise<number>): void {
@@ -10,7 +11,7 @@ export function runCliMain(run: (args: string[], io: CliIo) => Promise<number>):
       process.exitCode = code;
     },
     (err: unknown) => {
-      process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.stderr.write(`error: ${errorMessage(err)}\n`);
       process.exitCode = 1;
     },
   );

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { CliIo } from './cli-io';
 import { CliHelp, reportCliError } from './report-cli-error';
 import { UsageError } from './usage-error';
+import { errorMessage } from '@svc/errors';
 
 export type CliValues = Record<string, string | undefined>;
 
@@ -61,7 +62,7 @@ function parseCommandLine(args: string[], command: CliCommand<unknown>): { value
   try {
     parsed = parseArgs({ args, options: command.options, allowPositionals: true, strict: true }) as typeof parsed;
   } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err), true);
+    throw new UsageError(errorMessage(err), true);
   }
   const expected = command.positionals;
   if (expected === undefined) {

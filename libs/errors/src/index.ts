@@ -7,3 +7,4 @@ export * from './openai-error-fields';
 export * from './http-body';
 export * from './error-schemas';
 export * from './openai-style';
+export * from './error-message';

@@ -11,6 +11,7 @@ import { ProbeState, startProbeServer } from './probe-server';
 import { collectServiceDefaults } from './service-metrics';
 import { RpcErrorFilter } from './rpc-error.filter';
 import { SvcNatsServer } from './svc-nats.server';
+import { errorMessage } from '@svc/errors';
 
 /** What every service's config carries for its lifecycle (libs/config commonEnv). */
 export interface ServiceLifecycleConfig {
@@ -90,7 +91,7 @@ function onShutdownSignal(stop: (signal: NodeJS.Signals) => Promise<void>): void
     if (stopping) return;
     stopping = true;
     stop(signal).catch((err: unknown) => {
-      process.stderr.write(`shutdown failed: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.stderr.write(`shutdown failed: ${errorMessage(err)}\n`);
       process.exit(1);
     });
   };
@@ -105,7 +106,7 @@ export function runService<C extends ServiceLifecycleConfig>(service: ServiceNam
     await bootstrapService(service, module(config), config);
   };
   start().catch((err: unknown) => {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorMessage(err);
     process.stderr.write(message.startsWith(`${service}:`) ? `${message}\n` : `${service}: ${message}\n`);
     process.exit(1);
   });

@@ -2,6 +2,7 @@ import { Controller, Inject, Type } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
 import { HealthReply, healthSubject, ServiceName } from '@svc/contracts';
 import { SERVICE_VERSION } from '@svc/headers';
+import { errorMessage } from '@svc/errors';
 
 export const HEALTH_CHECKS = Symbol('HEALTH_CHECKS');
 
@@ -24,7 +25,7 @@ export function createHealthController(service: ServiceName): Type<unknown> {
           try {
             return [name, await check()] as const;
           } catch (err) {
-            return [name, `failing: ${err instanceof Error ? err.message : String(err)}`] as const;
+            return [name, `failing: ${errorMessage(err)}`] as const;
           }
         }),
       );

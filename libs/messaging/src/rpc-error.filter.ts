@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, RpcExceptionFilter } from '@nestjs/common';
 import { Observable, throwError } from 'rxjs';
 import { ZodError } from 'zod';
-import { DomainError, ErrorCode, ErrorPayload } from '@svc/errors';
+import { DomainError, ErrorCode, errorMessage, ErrorPayload } from '@svc/errors';
 import { Logger } from '@svc/logging';
 import { NATS_HEADER } from '@svc/headers';
 import { isUnavailableDependency } from './unavailable-dependency';
@@ -16,7 +16,7 @@ export function errorPayloadOf(exception: unknown, logger: Logger, requestId: st
   if (exception instanceof DomainError) return exception.toPayload();
   if (exception instanceof ZodError) return DomainError.validation(exception.issues).toPayload();
   if (isUnavailableDependency(exception)) {
-    logger.warn({ requestId, err: exception instanceof Error ? exception.message : String(exception) }, 'a dependency is unavailable');
+    logger.warn({ requestId, err: errorMessage(exception) }, 'a dependency is unavailable');
     return { code: ErrorCode.ServiceUnavailable, message: 'A storage dependency of the service is unavailable. Try again shortly.' };
   }
   logger.error(

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { errorMessage } from '@svc/errors';
 
 /** One request of a traffic loop: when it started and ended (ms on the loop's clock) and how it ended. */
 export interface Sample {
@@ -51,7 +52,7 @@ export function startTraffic(options: TrafficOptions): Traffic {
     } catch (err) {
       // no answer: status 0, and why (a reset, a timeout)
       const cause = (err as { cause?: unknown }).cause ?? err;
-      outcome = { status: 0, complete: false, detail: cause instanceof Error ? cause.message : String(cause) };
+      outcome = { status: 0, complete: false, detail: errorMessage(cause) };
     }
     samples.push({ start, end: now(), ...outcome });
   };

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { writeTinyGguf } from './write-tiny-gguf';
+import { errorMessage } from '@svc/errors';
 
 const USAGE = 'usage: node dist/tools/gguf/src/main.js --out models/svc-tiny-random.gguf [--seed N]';
 
@@ -26,6 +27,6 @@ function main(): void {
 try {
   main();
 } catch (err) {
-  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(`${errorMessage(err)}\n`);
   process.exitCode = 1;
 }

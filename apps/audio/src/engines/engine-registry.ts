@@ -1,5 +1,5 @@
 import { Catalog, EngineConfig, ModelDefinition } from '@svc/catalog';
-import { DomainError, ErrorCode } from '@svc/errors';
+import { DomainError, ErrorCode, errorMessage } from '@svc/errors';
 import { Logger } from '@svc/logging';
 import { SpeechEngine, TranscriptionEngine } from './engine';
 import { FliteSpeechEngine } from './flite/flite-speech.engine';
@@ -42,7 +42,7 @@ export class AudioEngineRegistry {
           const decoder = engine instanceof PocketsphinxEngine ? { decoder: engine.decoder } : {};
           this.logger.info({ model: id, kind: engine.kind, ...decoder, ms: Date.now() - started }, 'audio engine ready');
         } catch (err) {
-          const reason = err instanceof Error ? err.message : String(err);
+          const reason = errorMessage(err);
           this.failures.set(id, reason);
           this.logger.error({ model: id, reason }, `audio model ${id} is unavailable: ${reason}`);
         }

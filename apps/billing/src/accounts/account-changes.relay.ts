@@ -5,6 +5,7 @@ import { Logger } from '@svc/logging';
 import { RpcClient } from '@svc/messaging';
 import { BILLING_CONFIG, BillingConfig } from '../config';
 import { BILLING_LOGGER } from '../shared/logger.token';
+import { errorMessage } from '@svc/errors';
 
 /** The channel the migration's trigger notifies on (20261125090000_account_changed_notify). */
 export const ACCOUNT_CHANGED_CHANNEL = 'billing_account_changed';
@@ -59,7 +60,7 @@ export class AccountChangesRelay implements OnApplicationBootstrap, OnApplicatio
     if (this.stopped || client !== this.client) return;
     this.client = null;
     client.end().catch(() => undefined);
-    if (err) this.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'account-change listener lost its connection; reconnecting');
+    if (err) this.logger.warn({ err: errorMessage(err) }, 'account-change listener lost its connection; reconnecting');
     this.retry = setTimeout(() => {
       this.retry = null;
       void this.listen();

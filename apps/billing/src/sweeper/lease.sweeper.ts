@@ -3,6 +3,7 @@ import { Logger } from '@svc/logging';
 import { BILLING_CONFIG, BillingConfig } from '../config';
 import { LeasesRepository } from '../leases/leases.repository';
 import { BILLING_LOGGER } from '../shared/logger.token';
+import { errorMessage } from '@svc/errors';
 
 export interface LeaseSweepResult {
   /** Leases past their expiry plus the settle grace that returned what they still held. */
@@ -44,10 +45,7 @@ export class LeaseSweeper {
           );
         } catch (err) {
           result.failed++;
-          this.logger.error(
-            { leaseId, err: err instanceof Error ? err.message : String(err) },
-            'could not return an expired credit lease; retried after its claim',
-          );
+          this.logger.error({ leaseId, err: errorMessage(err) }, 'could not return an expired credit lease; retried after its claim');
         }
       }
       if (ids.length < this.config.BILLING_SWEEP_BATCH || Date.now() >= deadline) break;

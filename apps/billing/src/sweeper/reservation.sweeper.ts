@@ -6,6 +6,7 @@ import { ReservationsRepository } from '../reservations/reservations.repository'
 import { ReservationsService } from '../reservations/reservations.service';
 import { BILLING_LOGGER } from '../shared/logger.token';
 import { LeaseSweeper } from './lease.sweeper';
+import { errorMessage } from '@svc/errors';
 
 export interface SweepResult {
   released: number;
@@ -83,23 +84,20 @@ export class ReservationSweeper implements OnApplicationBootstrap, OnModuleDestr
             else result.skipped++;
           } catch (err) {
             result.failed++;
-            this.logger.error(
-              { reservationId: reservation.id, err: err instanceof Error ? err.message : String(err) },
-              'could not finalize an expired reservation; retried after its lease',
-            );
+            this.logger.error({ reservationId: reservation.id, err: errorMessage(err) }, 'could not finalize an expired reservation; retried after its lease');
           }
         }
         if (batch.length < this.config.BILLING_SWEEP_BATCH || Date.now() >= deadline) break;
       }
     } catch (err) {
-      this.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'reservation sweep failed; next round retries');
+      this.logger.warn({ err: errorMessage(err) }, 'reservation sweep failed; next round retries');
     }
     try {
       const leases = await this.leases.sweep(deadline, lease);
       result.expiredLeases = leases.expired;
       result.failed += leases.failed;
     } catch (err) {
-      this.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'credit lease sweep failed; next round retries');
+      this.logger.warn({ err: errorMessage(err) }, 'credit lease sweep failed; next round retries');
     }
     if (result.released + result.settled + result.failed + result.expiredLeases > 0) this.logger.info({ ...result }, 'expired reservations finalized');
     return result;

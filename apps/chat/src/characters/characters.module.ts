@@ -10,6 +10,7 @@ import { CHARACTERS_REPOSITORY, CharactersRepository } from './characters.reposi
 import { CharactersService } from './characters.service';
 import { PrismaCharactersRepository } from './prisma-characters.repository';
 import { seedDefaultCharacters } from './seed-characters';
+import { errorMessage } from '@svc/errors';
 
 const OPTIONS = Symbol('CHARACTERS_OPTIONS');
 
@@ -42,7 +43,7 @@ class CharactersLifecycle implements OnModuleInit, OnApplicationShutdown {
       }
       if (config.CHAT_SEED_CHARACTERS) logger.info({ created: await seedDefaultCharacters(this.repository, catalog) }, 'default characters seeded');
     } catch (err) {
-      logger.error({ database, err: err instanceof Error ? err.message : String(err) }, 'chat database unavailable: characters will fail until it answers');
+      logger.error({ database, err: errorMessage(err) }, 'chat database unavailable: characters will fail until it answers');
     }
   }
 

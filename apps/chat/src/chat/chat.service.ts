@@ -11,7 +11,7 @@ import {
   StreamOpenReply,
   withUpstreamRetries,
 } from '@svc/contracts';
-import { DomainError, ErrorCode } from '@svc/errors';
+import { DomainError, ErrorCode, errorMessage } from '@svc/errors';
 import { Logger } from '@svc/logging';
 import { NATS_CONNECTION, StreamAbortedError, StreamPublisher } from '@svc/messaging';
 import { BillingSettler, openBilledStream, promptTokensOnAbort } from '@svc/billing-client';
@@ -205,8 +205,7 @@ export class ChatService {
     }
     if (!state.settled) this.billing.settle(billing, caller.requestId, 'failed', produced, ms);
     const error = err instanceof DomainError ? err : new DomainError(ErrorCode.Internal, 'Generation failed.');
-    if (!(err instanceof DomainError))
-      this.logger.error({ requestId: caller.requestId, model: model.id, err: err instanceof Error ? err.message : String(err) }, 'stream failed');
+    if (!(err instanceof DomainError)) this.logger.error({ requestId: caller.requestId, model: model.id, err: errorMessage(err) }, 'stream failed');
     publisher.error(error.toPayload());
   }
 
@@ -238,9 +237,7 @@ export class ChatService {
   }
 
   private model(id: string): ModelDefinition {
-    const model = this.catalog.resolve(id, 'text');
-    if (!model) throw new DomainError(ErrorCode.ModelNotFound, `Model ${id} does not exist or is not a text model.`);
-    return model;
+    return this.catalog.require(id, 'text');
   }
 
   /** The requested model, then the request's `fallbacks` (docs/chat.md, "Upstream routing"). */

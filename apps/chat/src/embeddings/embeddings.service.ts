@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Catalog, embeddingConstraintsOf, ModelDefinition } from '@svc/catalog';
 import { LazyBlobStore, packInlineOrBlob, unpackInlineOrBlob } from '@svc/blob-store';
 import { CountEmbeddingTokensReply, CountEmbeddingTokensRequest, CreateEmbeddingsReply, CreateEmbeddingsRequest, embeddingInputsSchema } from '@svc/contracts';
-import { DomainError, ErrorCode } from '@svc/errors';
+import { DomainError, ErrorCode, errorMessage } from '@svc/errors';
 import { Logger } from '@svc/logging';
 import { BillingSettler } from '@svc/billing-client';
 import { CATALOG, CHAT_LOGGER } from '../chat/tokens';
@@ -57,7 +57,7 @@ export class EmbeddingsService {
       });
     } catch (err) {
       if (err instanceof DomainError) throw err;
-      this.logger.error({ requestId: caller.requestId, model: request.model, err: err instanceof Error ? err.message : String(err) }, 'embeddings failed');
+      this.logger.error({ requestId: caller.requestId, model: request.model, err: errorMessage(err) }, 'embeddings failed');
       throw new DomainError(ErrorCode.Internal, 'Embedding failed.');
     }
   }
@@ -69,9 +69,7 @@ export class EmbeddingsService {
   }
 
   private model(id: string): ModelDefinition {
-    const model = this.catalog.resolve(id, 'embedding');
-    if (!model) throw new DomainError(ErrorCode.ModelNotFound, `Model ${id} does not exist or is not an embedding model.`);
-    return model;
+    return this.catalog.require(id, 'embedding');
   }
 
   /** The inputs as the gateway packed them (a JSON array of strings), checked as the message schema would have. */

@@ -1,4 +1,4 @@
-import { DomainError, ErrorCode } from '@svc/errors';
+import { DomainError, ErrorCode, errorMessage } from '@svc/errors';
 import { Logger } from '@svc/logging';
 import { ModelDefinition } from '@svc/catalog';
 import { watchEngine } from '@svc/messaging';
@@ -40,7 +40,7 @@ export abstract class ModelEngineRegistry<E extends LoadableEngine> {
           // Engines with a slot queue (the embedded ones) show their load as metrics.
           if ('stats' in engine) watchEngine(id, () => (engine as unknown as { stats: { running: number; queued: number } }).stats);
         } catch (err) {
-          const reason = err instanceof Error ? err.message : String(err);
+          const reason = errorMessage(err);
           this.failures.set(id, reason);
           this.logger.error({ model: id, reason }, `${this.names.engine} failed to load`);
         }

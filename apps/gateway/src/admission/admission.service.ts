@@ -2,7 +2,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { ModelDefinition } from '@svc/catalog';
 import { BillableUsage, RequestBilling } from '@svc/contracts';
-import { DomainError, ErrorCode } from '@svc/errors';
+import { DomainError, ErrorCode, errorMessage } from '@svc/errors';
 import { Logger } from '@svc/logging';
 import { RouteCall } from '../http/route-call';
 import { GATEWAY_LOGGER } from '../logger.token';
@@ -151,11 +151,7 @@ export class AdmissionService {
 
 async function settleAll(tickets: AdmissionTicket[], usage: UsageReport | null, logger: Logger, requestId: string): Promise<void> {
   await Promise.all(
-    tickets.map((ticket) =>
-      ticket
-        .settle(usage)
-        .catch((err: unknown) => logger.error({ requestId, err: err instanceof Error ? err.message : String(err) }, 'admission settlement failed')),
-    ),
+    tickets.map((ticket) => ticket.settle(usage).catch((err: unknown) => logger.error({ requestId, err: errorMessage(err) }, 'admission settlement failed'))),
   );
 }
 

@@ -3,6 +3,7 @@ import { InFlight } from '@svc/messaging';
 import { Logger } from '@svc/logging';
 import { stopTracing } from '@svc/tracing';
 import { GatewayLifecycle } from '../health/lifecycle';
+import { errorMessage } from '@svc/errors';
 
 /**
  * SIGINT/SIGTERM end the gateway gracefully (docs/operations.md, "Lifecycle"):
@@ -41,7 +42,7 @@ export function shutdownGracefully(app: NestFastifyApplication, logger: Logger, 
   };
   const handler = (signal: NodeJS.Signals) => {
     stop(signal).catch((err: unknown) => {
-      logger.error({ err: err instanceof Error ? err.message : String(err) }, 'gateway shutdown failed');
+      logger.error({ err: errorMessage(err) }, 'gateway shutdown failed');
       process.exit(1);
     });
   };

@@ -31,8 +31,7 @@ export class VoicesPipeline {
 
   async clone(call: RouteCall, input: CloneVoiceDto): Promise<CloneVoiceReply> {
     const { caller } = call;
-    const model = this.catalog.resolve(input.model, 'tts');
-    if (!model) throw new DomainError(ErrorCode.ModelNotFound, `Model "${input.model}" does not exist or is not a tts model. See GET /api/v1/models?type=tts.`);
+    const model = this.catalog.require(input.model, 'tts');
     if (input.file.length > MAX_SAMPLE_BYTES)
       throw new DomainError(ErrorCode.PayloadTooLarge, `The voice sample is ${input.file.length} bytes; at most ${MAX_SAMPLE_BYTES} are accepted.`);
     const admission = this.admission.forModel(call, model);

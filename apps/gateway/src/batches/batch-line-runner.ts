@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { AuthenticatedKey, KEYS } from '@svc/contracts';
-import { DomainError, ErrorCode } from '@svc/errors';
+import { DomainError, ErrorCode, errorMessage } from '@svc/errors';
 import { Logger } from '@svc/logging';
 import { RpcClient } from '@svc/messaging';
 import { AuthenticatedRequest } from '../auth/auth.decorators';
@@ -47,8 +47,7 @@ export class BatchLineRunner {
         const key = await this.currentKey(batch.key, requestId);
         return succeededLine(requestId, line.customId, requestId, await this.answer({ ...batch, key }, line, requestId));
       } catch (err) {
-        if (!(err instanceof DomainError))
-          this.logger.error({ requestId, batchId: batch.id, err: err instanceof Error ? err.message : String(err) }, 'batch line failed');
+        if (!(err instanceof DomainError)) this.logger.error({ requestId, batchId: batch.id, err: errorMessage(err) }, 'batch line failed');
         const refusal = err instanceof DomainError ? err : new DomainError(ErrorCode.Internal, 'The request failed.');
         if (refusal.code === ErrorCode.RateLimited && attempt < RATE_LIMIT_RETRIES) {
           await sleep((refusal.retryAfterSeconds ?? 1) * 1000);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { BILLING, SettleRequest } from '@svc/contracts';
-import { DomainError, ErrorCode } from '@svc/errors';
+import { DomainError, ErrorCode, errorMessage } from '@svc/errors';
 import { HEADER } from '@svc/headers';
 import { Logger } from '@svc/logging';
 import { QUICK_CALL_IDLE_MS, retryIfUnavailable, RpcClient } from '@svc/messaging';
@@ -270,7 +270,7 @@ export class BillingStage implements AdmissionStage, OnApplicationShutdown {
       // or a service's settlement could charge a request whose client got an error. If billing
       // stays away longer, the hold expires and the sweeper releases it: never lost, only later.
       this.logger.warn(
-        { requestId, reservationId: request.reservationId, err: err instanceof Error ? err.message : String(err) },
+        { requestId, reservationId: request.reservationId, err: errorMessage(err) },
         'could not reach billing to settle; retrying in the background',
       );
       this.settler.send(request, requestId);

@@ -6,6 +6,7 @@ import { Logger } from '@svc/logging';
 import { decodeJson, NATS_CONNECTION, NestEventPacket, QUICK_CALL_IDLE_MS, retryIfUnavailable, RpcClient } from '@svc/messaging';
 import { GATEWAY_LOGGER } from '../logger.token';
 import { CreditLease } from './credit-lease';
+import { errorMessage } from '@svc/errors';
 
 /** A lease nobody used for this long is closed, so its credit returns to the account. */
 export const LEASE_IDLE_MS = 1_000;
@@ -223,10 +224,7 @@ export class CreditLeases implements OnModuleInit, OnApplicationShutdown {
       } catch (err) {
         if (attempt === CLOSE_ATTEMPTS) {
           // Billing returns it anyway once the lease expires: later, never lost.
-          this.logger.warn(
-            { leaseId: lease.id, err: err instanceof Error ? err.message : String(err) },
-            'could not close a credit lease; billing returns it when it expires',
-          );
+          this.logger.warn({ leaseId: lease.id, err: errorMessage(err) }, 'could not close a credit lease; billing returns it when it expires');
           return;
         }
         await new Promise((resolve) => setTimeout(resolve, 200 * attempt));

@@ -32,10 +32,8 @@ export class SvcParametersResolver {
   async resolve(requested: string, body: SvcParametersInput | undefined, requestId: string): Promise<ResolvedChatTarget> {
     const suffix = parseModelSuffix(requested);
     const svc = mergeSvcParameters(suffix.parameters, body);
-    let model = this.catalog.resolve(suffix.model, 'text');
+    let model = this.catalog.require(suffix.model, 'text');
     let personaBytes = 0;
-    if (!model)
-      throw new DomainError(ErrorCode.ModelNotFound, `Model "${suffix.model}" does not exist or is not a text model. See GET /api/v1/models?type=text.`);
     if (svc.character_slug) {
       const character = await this.character(svc.character_slug, requestId);
       if (suffix.model === DEFAULT_TRAIT) model = this.catalog.resolve(character.modelId, 'text') ?? model;

@@ -24,12 +24,7 @@ export class EmbeddingsPipeline {
   async run(call: RouteCall, body: unknown, reservation?: Pick<AdmissionRequest, 'ownReservation' | 'reservationId'>): Promise<EmbeddingsResponse> {
     rejectTokenArrays(body);
     const input = parseBody(embeddingsRequestSchema, body);
-    const model = this.catalog.resolve(input.model, 'embedding');
-    if (!model)
-      throw new DomainError(
-        ErrorCode.ModelNotFound,
-        `Model "${input.model}" does not exist or is not an embedding model. See GET /api/v1/models?type=embedding.`,
-      );
+    const model = this.catalog.require(input.model, 'embedding');
     const admission = this.batches.forModel(call, model, reservation);
     const inputs = inputsOf(input);
     const dimensions = checkLimits(model, inputs, input);

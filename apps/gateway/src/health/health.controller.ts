@@ -9,6 +9,7 @@ import { Public } from '../auth/auth.decorators';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { REDIS } from '../redis/redis.module';
 import { GatewayLifecycle } from './lifecycle';
+import { errorMessage } from '@svc/errors';
 
 type ServiceStatus = Pick<HealthReply, 'status' | 'checks'> | { status: 'unavailable'; error: string };
 
@@ -57,7 +58,7 @@ export class HealthController {
           const res = await this.rpc.send(healthSubject(name), {}, { timeoutMs: this.config.HEALTH_TIMEOUT_MS });
           return [name, { status: res.status, checks: res.checks }];
         } catch (err) {
-          return [name, { status: 'unavailable', error: err instanceof Error ? err.message : String(err) }];
+          return [name, { status: 'unavailable', error: errorMessage(err) }];
         }
       }),
     );

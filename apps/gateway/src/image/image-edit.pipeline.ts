@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { BlobStore } from '@svc/blob-store';
 import { Catalog, imageConstraintsOf, ModelDefinition } from '@svc/catalog';
 import { BillableUsage, ImageEditParams, ImageFileReply, ImageFormat, MEDIA, RequestBilling } from '@svc/contracts';
-import { DomainError, ErrorCode } from '@svc/errors';
 import { RpcClient } from '@svc/messaging';
 import { AdmissionService, ModelAdmission, NO_TOKENS } from '../admission/admission.service';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
@@ -97,9 +96,7 @@ export class ImageEditPipeline {
   async upscale(call: RouteCall, input: ImageUpscaleInput): Promise<Buffer> {
     const { caller, reply } = call;
     const name = input.model ?? 'default';
-    const model = this.catalog.resolve(name, 'upscale');
-    if (!model)
-      throw new DomainError(ErrorCode.ModelNotFound, `Model "${name}" does not exist or is not an upscale model. See GET /api/v1/models?type=upscale.`);
+    const model = this.catalog.require(name, 'upscale');
     // At least 2x must fit in the output cap; larger factors shrink to fit (in the media service).
     const image = await inspectImage(await imageBytesOf(input.image, this.fetcher), {
       minPixels: INPUT_LIMITS.minPixels,
@@ -122,12 +119,7 @@ export class ImageEditPipeline {
   async backgroundRemove(call: RouteCall, input: ImageBackgroundRemoveInput): Promise<Buffer> {
     const { caller, reply } = call;
     const name = input.model ?? 'default';
-    const model = this.catalog.resolve(name, 'background-remove');
-    if (!model)
-      throw new DomainError(
-        ErrorCode.ModelNotFound,
-        `Model "${name}" does not exist or is not a background removal model. See GET /api/v1/models?type=background-remove.`,
-      );
+    const model = this.catalog.require(name, 'background-remove', 'a background removal model');
     const image = await inspectImage(await imageBytesOf((input.image ?? input.image_url)!, this.fetcher), INPUT_LIMITS);
     const admission = this.admission.forModel(call, model);
     const out = await this.admitted(admission, { kind: 'request', requests: 1 }, async (billing) => {
@@ -190,10 +182,7 @@ export class ImageEditPipeline {
 
   private editModel(requested: string | undefined): ModelDefinition {
     const name = requested ?? 'default';
-    const model = this.catalog.resolve(name, 'inpaint');
-    if (!model)
-      throw new DomainError(ErrorCode.ModelNotFound, `Model "${name}" does not exist or is not an image edit model. See GET /api/v1/models?type=inpaint.`);
-    return model;
+    return this.catalog.require(name, 'inpaint', 'an image edit model');
   }
 
   private async runEdit(call: RouteCall, job: EditJob): Promise<{ file: Buffer }> {

@@ -50,9 +50,7 @@ export class ImageGenerationPipeline {
   async generate(call: RouteCall, input: ImageGenerateInput, body: unknown): Promise<ImageGenerateResponse | Buffer> {
     const started = Date.now();
     const { caller, reply } = call;
-    const model = this.catalog.resolve(input.model, 'image');
-    if (!model)
-      throw new DomainError(ErrorCode.ModelNotFound, `Model "${input.model}" does not exist or is not an image model. See GET /api/v1/models?type=image.`);
+    const model = this.catalog.require(input.model, 'image');
     const out = await this.run(call, model, input);
     setImageHeaders(reply, { blurred: out.reply.blurred, contentViolation: out.reply.contentViolation, enhancedPrompt: out.enhancedPrompt });
     if (input.return_binary) {

@@ -8,6 +8,7 @@ import { chatWorstCase } from '../chat/chat-worst-case';
 import { PromptBudget } from '../chat/prompt-budget';
 import { GATEWAY_LOGGER } from '../logger.token';
 import { CATALOG } from '../models/models.tokens';
+import { errorMessage } from '@svc/errors';
 
 export const ENHANCE_TIMEOUT_MS = 30_000;
 const MAX_REWRITE_TOKENS = 64;
@@ -59,10 +60,7 @@ export class PromptEnhancer {
       });
     } catch (err) {
       // Refused (limits, credit) or failed: nothing is charged for the rewrite.
-      this.logger.warn(
-        { requestId, reason: err instanceof Error ? err.message : String(err) },
-        'prompt enhancement failed or was refused; using the original prompt',
-      );
+      this.logger.warn({ requestId, reason: errorMessage(err) }, 'prompt enhancement failed or was refused; using the original prompt');
       return null;
     }
   }

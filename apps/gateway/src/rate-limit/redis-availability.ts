@@ -6,6 +6,7 @@ import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { GATEWAY_LOGGER } from '../logger.token';
 import { REDIS } from '../redis/redis.module';
 import { coalesceRedisWrites } from './redis-writes';
+import { errorMessage } from '@svc/errors';
 
 export class RedisUnavailableError extends Error {
   override name = 'RedisUnavailableError';
@@ -78,7 +79,7 @@ export class RedisAvailability implements OnModuleInit {
   }
 
   private down(what: string, err: unknown): RedisUnavailableError {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorMessage(err);
     if (this.degradedSince === null) {
       this.degradedSince = Date.now();
       this.logger.error(

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Catalog, embeddingConstraintsOf } from '@svc/catalog';
-import { DomainError, ErrorCode } from '@svc/errors';
 import { EmbeddingBatches } from '../embeddings/embedding-batches';
 import { RouteCall } from '../http/route-call';
 import { CATALOG } from '../models/models.tokens';
@@ -22,12 +21,7 @@ export class RerankPipeline {
   ) {}
 
   run(call: RouteCall, request: RerankRequest): Promise<RerankResponse> {
-    const model = this.catalog.resolve(request.model, 'embedding');
-    if (!model)
-      throw new DomainError(
-        ErrorCode.ModelNotFound,
-        `Model "${request.model}" does not exist or is not an embedding model (any embedding model reranks). See GET /api/v1/models?type=embedding.`,
-      );
+    const model = this.catalog.require(request.model, 'embedding', 'an embedding model (any embedding model reranks)');
     const admission = this.batches.forModel(call, model);
     const documents = documentTextsOf(request);
     checkRerankSize(request.query, documents, model.id, embeddingConstraintsOf(model).maxBatch);

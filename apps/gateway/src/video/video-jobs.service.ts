@@ -32,9 +32,7 @@ export class VideoJobsGateway {
   ) {}
 
   model(requested: string): { model: ModelDefinition; constraints: VideoConstraints } {
-    const model = this.catalog.resolve(requested, 'video');
-    if (!model)
-      throw new DomainError(ErrorCode.ModelNotFound, `Model "${requested}" does not exist or is not a video model: see GET /api/v1/models?type=video.`);
+    const model = this.catalog.require(requested, 'video');
     return { model, constraints: videoConstraintsOf(model) };
   }
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { FastifyRequest } from 'fastify';
 import { BILLING } from '@svc/contracts';
-import { DomainError, ErrorCode } from '@svc/errors';
+import { DomainError, ErrorCode, errorMessage } from '@svc/errors';
 import { HEADER } from '@svc/headers';
 import { Logger } from '@svc/logging';
 import { QUICK_CALL_IDLE_MS, RpcClient } from '@svc/messaging';
@@ -50,10 +50,7 @@ export class WalletPaymentRefusals implements AdmissionRefusals {
       if (paymentRequired) headers[HEADER.paymentRequired] = paymentRequired;
       return new ProtocolError(err.code, err.message, { ...body }, headers);
     } catch (failure) {
-      this.logger.warn(
-        { requestId, err: failure instanceof Error ? failure.message : String(failure) },
-        'x402 payment terms unavailable: answering the plain 402',
-      );
+      this.logger.warn({ requestId, err: errorMessage(failure) }, 'x402 payment terms unavailable: answering the plain 402');
       return err;
     }
   }

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nest
 import { KEYS_CONFIG, KeysConfig } from '../config';
 import { KeysRepository } from './keys.repository';
 import { isUuid } from './keys.schemas';
+import { errorMessage } from '@svc/errors';
 
 const FLUSH_AT_SIZE = 1_000;
 
@@ -53,7 +54,7 @@ export class KeyUsageRecorder implements OnModuleInit, OnModuleDestroy {
     try {
       await this.keys.recordUses([...batch].map(([id, at]) => ({ id, at: new Date(at) })));
     } catch (err) {
-      this.logger.warn(`could not record key usage for ${batch.size} key(s), will retry: ${err instanceof Error ? err.message : String(err)}`);
+      this.logger.warn(`could not record key usage for ${batch.size} key(s), will retry: ${errorMessage(err)}`);
       for (const [id, at] of batch) if (at > (this.pending.get(id) ?? -Infinity)) this.pending.set(id, at);
     }
   }

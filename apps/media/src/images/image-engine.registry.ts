@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Catalog, ModelDefinition } from '@svc/catalog';
-import { DomainError, ErrorCode } from '@svc/errors';
+import { DomainError, ErrorCode, errorMessage } from '@svc/errors';
 import { Logger } from '@svc/logging';
 import { timeEngineRequest, watchEngine } from '@svc/messaging';
 import { traceEngine } from '@svc/tracing';
@@ -118,7 +118,7 @@ export class ImageEngineRegistry {
           await engine.ready();
           this.logger.info({ model: id, ms: Date.now() - started }, 'engine ready');
         } catch (err) {
-          const reason = err instanceof Error ? err.message : String(err);
+          const reason = errorMessage(err);
           this.failures.set(id, reason);
           this.logger.error({ model: id, reason }, 'engine failed to load');
         }

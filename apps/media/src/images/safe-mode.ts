@@ -1,4 +1,4 @@
-import { DomainError, ErrorCode } from '@svc/errors';
+import { DomainError, ErrorCode, errorMessage } from '@svc/errors';
 import { Logger } from '@svc/logging';
 import { NsfwClassifier } from './nsfw-classifier';
 
@@ -38,7 +38,7 @@ export class SafeMode {
         this.classifier = classifier;
       },
       (err: unknown) => {
-        this.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'safe-mode classifier failed to load: safe mode blurs every output');
+        this.logger.error({ err: errorMessage(err) }, 'safe-mode classifier failed to load: safe mode blurs every output');
       },
     );
     return this.loading;
@@ -51,7 +51,7 @@ export class SafeMode {
       const score = await this.classifier.score(rgb, width, height);
       return { score, blur: score >= this.threshold };
     } catch (err) {
-      this.logger.error({ requestId, err: err instanceof Error ? err.message : String(err) }, 'safe-mode classifier failed; blurring');
+      this.logger.error({ requestId, err: errorMessage(err) }, 'safe-mode classifier failed; blurring');
       return { score: null, blur: true };
     }
   }

@@ -56,9 +56,7 @@ export class ModerationService {
   }
 
   private model(id: string): ModelDefinition {
-    const model = this.catalog.resolve(id, 'moderation');
-    if (!model) throw new DomainError(ErrorCode.ModelNotFound, `Model ${id} does not exist or is not a moderation model.`);
-    return model;
+    return this.catalog.require(id, 'moderation');
   }
 
   private async embedded(model: ModelDefinition, input: CreateModerationRequest['input']): Promise<ModerationResult[]> {

@@ -5,6 +5,7 @@ import { MigrationError } from './migration-error';
 import { readMigrations } from './migration-files';
 import { planMigrations } from './migration-plan';
 import { applyMigration, ensureMigrationsTable, PRISMA_MIGRATE_LOCK_KEY, readMigrationRows } from './migrations-table';
+import { errorMessage } from '@svc/errors';
 
 export interface MigrateOptions {
   databaseUrl: string;
@@ -48,7 +49,7 @@ export async function runMigrations(options: MigrateOptions): Promise<MigrateRes
       try {
         await applyMigration(client, migration);
       } catch (err) {
-        const reason = err instanceof Error ? err.message : String(err);
+        const reason = errorMessage(err);
         throw new MigrationError('APPLY_FAILED', `${database}: migration ${migration.name} failed and was rolled back: ${reason}`, [migration.name]);
       }
       log(`${database}: applied ${migration.name} in ${Date.now() - started} ms`);

@@ -1,3 +1,4 @@
+import { errorMessage } from '@svc/errors';
 /**
  * A benchmark's `main`: runs it, then the registered cleanups (newest first) whether it succeeded,
  * failed or was interrupted (SIGINT/SIGTERM), so no platform, upstream or server outlives it.
@@ -15,7 +16,7 @@ export function runBench(label: string, main: () => Promise<void>, cleanups: Arr
   }
   void main()
     .catch((err: unknown) => {
-      process.stderr.write(`[${label}] ${err instanceof Error ? err.message : String(err)}\n`);
+      process.stderr.write(`[${label}] ${errorMessage(err)}\n`);
       process.exitCode = 1;
     })
     .finally(() => cleanup());

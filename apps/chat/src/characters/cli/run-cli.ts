@@ -5,7 +5,7 @@ import { Catalog, loadCatalog } from '@svc/catalog';
 import { CliIo, reportCliError, UsageError } from '@svc/cli';
 import { characterInputSchema } from '@svc/contracts';
 import { loadConfig, postgresUrl } from '@svc/config';
-import { DomainError, ErrorCode } from '@svc/errors';
+import { DomainError, ErrorCode, errorMessage } from '@svc/errors';
 import { createChatPrisma } from '../../database/chat-prisma';
 import { migrateChatDatabase } from '../../database/chat-migrations';
 import { toCharacterView } from '../character.mapper';
@@ -165,7 +165,7 @@ export async function runCharactersCli(argv: string[], io: CliIo, deps: Characte
     try {
       parsed = parseArgs({ args: argv.slice(2), options: command.options, allowPositionals: true, strict: true }) as typeof parsed;
     } catch (err) {
-      throw new UsageError(err instanceof Error ? err.message : String(err), true);
+      throw new UsageError(errorMessage(err), true);
     }
     if (parsed.positionals.length !== command.positionals)
       throw new UsageError(command.positionals ? 'Expected <slug>' : 'Expected no positional arguments', true);

@@ -1,7 +1,7 @@
 import Ajv, { ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { DomainError, detailsFromIssues, ErrorCode, summarizeIssues } from '@svc/errors';
+import { detailsFromIssues, DomainError, ErrorCode, errorMessage, summarizeIssues } from '@svc/errors';
 import { fieldError } from './content-parts';
 
 /** Compiled validators by schema text: compiling costs more than checking one answer. */
@@ -25,7 +25,7 @@ export function schemaValidator(schema: Record<string, unknown>, path: Array<str
   try {
     validate = ajv.compile(body);
   } catch (err) {
-    throw fieldError(path, `This JSON schema is not valid: ${err instanceof Error ? err.message : String(err)}`);
+    throw fieldError(path, `This JSON schema is not valid: ${errorMessage(err)}`);
   }
   if (validators.size >= CACHE_LIMIT) validators.delete(validators.keys().next().value!);
   validators.set(key, validate);

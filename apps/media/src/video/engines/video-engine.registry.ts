@@ -1,5 +1,5 @@
 import { Catalog, ModelDefinition } from '@svc/catalog';
-import { DomainError, ErrorCode } from '@svc/errors';
+import { DomainError, ErrorCode, errorMessage } from '@svc/errors';
 import { Logger } from '@svc/logging';
 import { FFMPEG_VIDEO_KIND, FfmpegEnhanceEngine } from './ffmpeg/ffmpeg-enhance.engine';
 import { VideoEngine } from './video-engine';
@@ -35,7 +35,7 @@ export class VideoEngineRegistry {
       try {
         this.engines.set(model.id, factory.create(model));
       } catch (err) {
-        const reason = err instanceof Error ? err.message : String(err);
+        const reason = errorMessage(err);
         this.unavailable.set(model.id, 'the engine failed to start (see the log)');
         logger.error({ model: model.id, err: reason }, 'video engine failed to start: the model answers 503');
       }
