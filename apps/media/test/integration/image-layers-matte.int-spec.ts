@@ -79,9 +79,14 @@ describe('POST /image/multi-edit', () => {
 
   it('accepts base64 images in JSON', async () => {
     const images = [(await solid(300, 300, '#20a020')).toString('base64'), (await solid(300, 300, '#a0a020')).toString('base64')];
-    const res = await post('/image/multi-edit', { images, prompt: 'a green ring', resolution: '1K', aspect_ratio: '1:1', safe_mode: false });
+    let res!: Awaited<ReturnType<typeof post>>;
+    // Settlement is asynchronous (batched per SETTLE_WINDOW_MS): measured, so the next test starts from a settled balance.
+    const spent = await spentBy(
+      async () => (res = await post('/image/multi-edit', { images, prompt: 'a green ring', resolution: '1K', aspect_ratio: '1:1', safe_mode: false })),
+    );
     expect(res.status).toBe(200);
     expect((await sharp(res.bytes).metadata()).width).toBe(1024);
+    expect(spent).toBe(2_000_000);
   });
 
   it('answers 400 naming the field for a missing, bad or oversized image list and a bad prompt', async () => {
