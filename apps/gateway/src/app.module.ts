@@ -15,6 +15,7 @@ import { KeyUsageReporter } from './auth/key-usage.reporter';
 import { SiwxAuthenticator } from './auth/siwx-authenticator';
 import { WalletBalanceHeader } from './auth/wallet-balance.hook';
 import { CharactersController } from './characters/characters.controller';
+import { CharactersPipeline } from './characters/characters.pipeline';
 import { CryptoRpcController } from './crypto-rpc/crypto-rpc.controller';
 import { CryptoRpcPipeline } from './crypto-rpc/crypto-rpc.pipeline';
 import { ChatController } from './chat/chat.controller';
@@ -101,6 +102,7 @@ export class AppModule {
         ResponsesPipeline,
         AugmentPipeline,
         CryptoRpcPipeline,
+        CharactersPipeline,
         PromptBudget,
         SvcParametersResolver,
         { provide: APP_GUARD, useClass: ApiKeyGuard },

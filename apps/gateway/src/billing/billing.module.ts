@@ -7,6 +7,7 @@ import { GATEWAY_LOGGER } from '../logger.token';
 import { ACCOUNT_BALANCES } from '../rate-limit/account-balances';
 import { BillingUsageSunsetController } from './billing-usage-sunset.controller';
 import { BillingController } from './billing.controller';
+import { BillingReportsPipeline } from './billing-reports.pipeline';
 import { BillingStage } from './billing.stage';
 import { CreditLeases } from './credit-leases';
 import { GatewayAccountBalances } from './gateway-account-balances';
@@ -19,6 +20,7 @@ import { KeyUsageEnricher } from './key-usage.enricher';
 @Module({
   controllers: [BillingController, BillingUsageSunsetController],
   providers: [
+    BillingReportsPipeline,
     BillingStage,
     CreditLeases,
     // Releases of requests admitted under a lease travel in batches, as the services' settlements do, journaled as theirs are.

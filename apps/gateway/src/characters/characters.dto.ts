@@ -48,3 +48,8 @@ export const addReviewBody = characterReviewInputSchema;
 
 /** DELETE /characters/{slug}/reviews/{id}: the review's id. */
 export const reviewIdSchema = z.string().uuid();
+
+export type ListCharactersQuery = z.infer<typeof listCharactersQuery>;
+export type ListReviewsQuery = z.infer<typeof listReviewsQuery>;
+export type CreateCharacterBody = z.infer<typeof createCharacterBody>;
+export type AddReviewBody = z.infer<typeof addReviewBody>;

@@ -1,5 +1,5 @@
 import { UsageAnalyticsReply } from '@svc/contracts';
-import { withKeyNames } from './billing.controller';
+import { withKeyNames } from './usage-key-names';
 import { usageCsv } from './usage-csv';
 
 describe('usage analytics keys', () => {
