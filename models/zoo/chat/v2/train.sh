@@ -46,5 +46,8 @@ nice -n 19 $PY $V2/train.py --data $DATA --out $RUN --resume $RUN/state.pt --coo
 nice -n 19 $PY models/zoo/chat/export_gguf.py --ckpt $RUN/export.pt --tokenizer $DATA/tokenizer.model --out $RUN/svc-zoo-chat-v2.gguf \
   --description "A llama-architecture chat model (v2, 2,048-token context) trained from scratch on English from Debian: package descriptions, manual pages, WordNet, GCIDE, FOLDOC, the Jargon File, the Python documentation, the Debian Reference." \
   --license "MIT (weights); training text: see models/zoo/chat/MODEL_CARD.md (Debian package descriptions and manual pages under their packages' licences, WordNet 3.0 licence, GCIDE GPL-2+, FOLDOC GFDL, Jargon File public domain, Python documentation PSF License 2, Debian Reference GPL-2+)"
-nice -n 19 $PY $V2/eval_perplexity.py --ckpt $RUN/export.pt --data $DATA > $V2/eval/perplexity.json
-node -r ./tools/register-paths.js $V2/evaluate.mjs --model $RUN/svc-zoo-chat-v2.gguf --questions $DATA/heldout_questions.jsonl --general $V2/eval/general-questions.jsonl > $V2/eval/answers-v2.json
+# a session's export is a candidate: its measures go to eval/candidate/, next to the serving export's
+# (eval/perplexity.json, eval/answers-v2.json), which change only when a candidate is promoted
+mkdir -p $V2/eval/candidate
+nice -n 19 $PY $V2/eval_perplexity.py --ckpt $RUN/export.pt --data $DATA > $V2/eval/candidate/perplexity.json
+node -r ./tools/register-paths.js $V2/evaluate.mjs --model $RUN/svc-zoo-chat-v2.gguf --questions $DATA/heldout_questions.jsonl --general $V2/eval/general-questions.jsonl > $V2/eval/candidate/answers-v2.json
