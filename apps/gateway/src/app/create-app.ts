@@ -1,6 +1,6 @@
 import compress from '@fastify/compress';
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { constants as zlib } from 'node:zlib';
 import { newRequestId } from '@svc/headers';
 import { Logger, PinoNestLogger } from '@svc/logging';
@@ -15,6 +15,7 @@ import { registerBodyIntake } from '../http/body-intake';
 import { ignoreUnknownExpectations } from '../http/client-error';
 import { refuseWhileClosing } from '../http/closing';
 import { registerErrorStyle } from '../http/error-style';
+import { GatewayFastifyAdapter } from '../http/gateway-adapter';
 import { capConnectionsPerAddress } from '../http/connection-cap';
 import { registerCors } from '../http/cors';
 import { HttpErrorFilter } from '../http/http-error.filter';
@@ -30,7 +31,7 @@ export const API_PREFIX = 'api/v1';
  * Signals are main.ts's (graceful-shutdown.ts); tests close the app themselves.
  */
 export async function createGatewayApp(config: GatewayConfig, logger: Logger): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({
+  const adapter = new GatewayFastifyAdapter({
     logger: false,
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
@@ -38,7 +39,7 @@ export async function createGatewayApp(config: GatewayConfig, logger: Logger): P
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
     ...serverOptions(config, logger),
-  } as ConstructorParameters<typeof FastifyAdapter>[0]);
+  } as ConstructorParameters<typeof GatewayFastifyAdapter>[0]);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forConfig(config, logger), adapter, {
     logger: new PinoNestLogger(logger),
     bodyParser: false,

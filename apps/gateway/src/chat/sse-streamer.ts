@@ -56,19 +56,27 @@ export class SseStreamer extends ServiceStreamRelay {
       reader.cancel();
       return { usage: { promptTokens: 0, completionTokens: Math.max(0, sent - 1), cut: true } };
     };
+    // Frames that have already arrived go out together: one socket write, not one per chunk.
+    let pending = '';
     let frame: Frame = first;
     for (;;) {
       if (raw.destroyed) return cut();
       if (frame.kind === 'chunk') {
         sent++;
-        const text = encoder.chunk(Buffer.from(frame.body).toString('utf8'));
-        if (text && !raw.write(text)) await drained(raw);
+        pending += encoder.chunk(Buffer.from(frame.body).toString('utf8'));
+        const queued = reader.take();
+        if (queued) {
+          frame = queued;
+          continue;
+        }
+        if (pending && !raw.write(pending)) await drained(raw);
+        pending = '';
       } else if (frame.kind === 'end') {
         const end = JSON.parse(Buffer.from(frame.body).toString('utf8')) as StreamEnd;
-        raw.end(encoder.end(end));
+        raw.end(pending + encoder.end(end));
         return { usage: { promptTokens: end.usage.prompt_tokens, completionTokens: end.usage.completion_tokens } };
       } else {
-        raw.end(encoder.error(frame.error.message, DomainError.fromPayload(frame.error)));
+        raw.end(pending + encoder.error(frame.error.message, DomainError.fromPayload(frame.error)));
         return { usage: sent > 1 ? { promptTokens: 0, completionTokens: sent - 1, cut: true } : null };
       }
       frame = await reader.next();

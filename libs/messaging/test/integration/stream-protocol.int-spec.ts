@@ -51,6 +51,30 @@ describe('token stream protocol over NATS', () => {
     expect(got).toEqual(Array.from({ length: 50 }, (_, i) => `c${i}`));
   });
 
+  it('take() hands over the frames that have already arrived, in order, without waiting, and acknowledges them', async () => {
+    const { reader, publisher } = pair(8);
+    await consumer.flush();
+    expect(reader.take()).toBeUndefined();
+    for (let i = 0; i < 8; i++) await publisher.chunk(`c${i}`);
+    await producer.flush();
+    const first = await reader.next();
+    await new Promise((r) => setTimeout(r, 50));
+    const rest: string[] = [];
+    for (let frame = reader.take(); frame; frame = reader.take()) rest.push(text(frame));
+    expect([text(first), ...rest]).toEqual(Array.from({ length: 8 }, (_, i) => `c${i}`));
+    expect(reader.take()).toBeUndefined();
+    // What take() handed over counts as read: the producer gets credit for a window more.
+    const more = (async () => {
+      for (let i = 8; i < 17; i++) await publisher.chunk(`c${i}`);
+    })();
+    const later: string[] = [];
+    while (later.length < 9) later.push(text(await reader.next()));
+    await more;
+    expect(later).toEqual(Array.from({ length: 9 }, (_, i) => `c${i + 8}`));
+    publisher.close();
+    reader.close();
+  });
+
   it('holds the producer back when the reader stops pulling (bounded buffer)', async () => {
     const { reader, publisher } = pair(4);
     await consumer.flush();
