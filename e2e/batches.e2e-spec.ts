@@ -182,7 +182,8 @@ describe('files and batches end to end', () => {
     {
       endpoint: '/v1/completions',
       schema: 'CreateCompletionResponse',
-      body: (q: string) => ({ model: 'default', prompt: q, max_tokens: 8, stream: true }),
+      // A raw prompt the model continues (docs/completions.md): the question, then the start of its answer.
+      body: (q: string) => ({ model: 'default', prompt: `Q: ${q}\nA:`, max_tokens: 8, stream: true }),
       shape: { object: 'text_completion', id: expect.stringMatching(/^cmpl-/) },
       text: (body: any): string => body.choices[0].text,
     },

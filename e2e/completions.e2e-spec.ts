@@ -9,9 +9,10 @@ import { settledAvailable } from './support/settled-available';
 
 /**
  * The legacy text completions API (POST /completions) as the official `openai` SDK calls it, on the
- * platform as `npm start` runs it with its own catalog: the embedded default model answers (a tiny
- * model: poor text, but its own). Each test runs on a fresh account credited with 1 USD, so the
- * charge is read exactly from the billing database once the holds have closed.
+ * platform as `npm start` runs it with its own catalog: the embedded default model continues the
+ * prompt as raw text, with no chat template (a tiny model: poor text, but its own). Each test runs
+ * on a fresh account credited with 1 USD, so the charge is read exactly from the billing database
+ * once the holds have closed.
  */
 const ONE_USD = 10n ** 9n;
 
@@ -77,7 +78,7 @@ describe('POST /completions end to end (openai SDK)', () => {
 
   it('completions.create: a text_completion with the model’s text (16 tokens at most by default), usage, and exactly its cost charged', async () => {
     const { account, client } = await customer();
-    const { data, response } = await client.completions.create({ model: defaultModel, prompt: 'What is a lamp?', seed: 11 }).withResponse();
+    const { data, response } = await client.completions.create({ model: defaultModel, prompt: 'A lamp is', seed: 11 }).withResponse();
     expect(response.status).toBe(200);
     expect(response.headers.get('x-svc-model-id')).toBe(defaultModel);
     expect(data).toMatchObject({ object: 'text_completion', model: defaultModel, created: expect.any(Number) });
@@ -92,23 +93,54 @@ describe('POST /completions end to end (openai SDK)', () => {
     expect(ONE_USD - (await settledAvailable(db, account))).toBe(charged);
   });
 
-  it('the prompt is the whole text the model is given: no service system prompt unless asked for', async () => {
-    const { client } = await customer();
-    const plain = await client.completions.create({ model: defaultModel, prompt: 'A lamp', max_tokens: 1 });
-    const withSvcPrompt = await client.completions.create({
+  it('the prompt is raw text the model continues: counted as it is, fewer tokens than the same text as a chat turn, and charged exactly', async () => {
+    const { account, client } = await customer();
+    const raw = await client.completions.create({ model: defaultModel, prompt: 'A lamp', max_tokens: 1 });
+    // The begin-of-text token and the text's own: at most one token per byte, plus one.
+    expect(raw.usage!.prompt_tokens).toBeGreaterThan(1);
+    expect(raw.usage!.prompt_tokens).toBeLessThanOrEqual(Buffer.byteLength('A lamp') + 1);
+    // The same text as a chat turn (no service system prompt either) is wrapped in the chat template.
+    const turn = await client.chat.completions.create({
       model: defaultModel,
-      prompt: 'A lamp',
+      messages: [{ role: 'user', content: 'A lamp' }],
       max_tokens: 1,
-      svc_parameters: { include_svc_system_prompt: true },
-    } as OpenAI.CompletionCreateParamsNonStreaming);
-    expect(withSvcPrompt.usage!.prompt_tokens).toBeGreaterThan(plain.usage!.prompt_tokens);
+      svc_parameters: { include_svc_system_prompt: false },
+    } as OpenAI.ChatCompletionCreateParamsNonStreaming);
+    expect(raw.usage!.prompt_tokens).toBeLessThan(turn.usage!.prompt_tokens);
+    expect(ONE_USD - (await settledAvailable(db, account))).toBe(costNano([raw.usage!, turn.usage!]));
+  });
+
+  it('echo: true answers the prompt followed by its continuation, plain and streamed, billed as without echo', async () => {
+    const { account, client } = await customer();
+    const prompt = 'Once upon a time';
+    const plain = await client.completions.create({ model: defaultModel, prompt, max_tokens: 8, seed: 5, n: 2, echo: true });
+    expect(plain.choices.map((c) => c.text.startsWith(prompt))).toEqual([true, true]);
+    expectUsage(plain.usage, 16);
+    const same = await client.completions.create({ model: defaultModel, prompt, max_tokens: 8, seed: 5 });
+    expect(plain.choices[0].text).toBe(prompt + same.choices[0].text);
+    expect(plain.usage!.prompt_tokens).toBe(same.usage!.prompt_tokens);
+
+    const stream = await client.completions.create({
+      model: defaultModel,
+      prompt,
+      max_tokens: 8,
+      seed: 5,
+      echo: true,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    const chunks: OpenAI.Completion[] = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    expect(chunks.flatMap((c) => c.choices.map((choice) => choice.text)).join('')).toBe(plain.choices[0].text);
+    const streamed = chunks.at(-1)!.usage!;
+    expect(ONE_USD - (await settledAvailable(db, account))).toBe(costNano([plain.usage!, same.usage!, streamed]));
   });
 
   it('stream: true: text_completion chunks whose text is the answer, the usage chunk, [DONE], and exactly the usage charged', async () => {
     const { account, key, client } = await customer();
     const stream = await client.completions.create({
       model: defaultModel,
-      prompt: 'Tell me about the sea.',
+      prompt: 'The sea is',
       max_tokens: 12,
       stream: true,
       stream_options: { include_usage: true },
@@ -129,7 +161,7 @@ describe('POST /completions end to end (openai SDK)', () => {
     const res = await fetch(`${platform.apiUrl}/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: defaultModel, prompt: 'Name a colour.', max_tokens: 6, stream: true, stream_options: { include_usage: true } }),
+      body: JSON.stringify({ model: defaultModel, prompt: 'A colour is', max_tokens: 6, stream: true, stream_options: { include_usage: true } }),
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
@@ -145,7 +177,8 @@ describe('POST /completions end to end (openai SDK)', () => {
 
   it('n and logprobs: one choice per n, each with the legacy log probabilities of its tokens', async () => {
     const { account, client } = await customer();
-    const data = await client.completions.create({ model: defaultModel, prompt: 'What is a lamp?', max_tokens: 5, n: 2, best_of: 2, logprobs: 2, seed: 3 });
+    const prompt = 'A lamp is';
+    const data = await client.completions.create({ model: defaultModel, prompt, max_tokens: 5, n: 2, best_of: 2, logprobs: 2, seed: 3 });
     expect(data.choices.map((c) => c.index)).toEqual([0, 1]);
     for (const choice of data.choices) {
       const logprobs = choice.logprobs!;
@@ -153,7 +186,11 @@ describe('POST /completions end to end (openai SDK)', () => {
       expect(logprobs.token_logprobs).toHaveLength(logprobs.tokens!.length);
       expect(logprobs.token_logprobs!.every((p) => p <= 0)).toBe(true);
       expect(logprobs.top_logprobs!.every((top) => Object.keys(top).length <= 2)).toBe(true);
-      expect(logprobs.text_offset![0]).toBe(0);
+      // As OpenAI counts it: from the start of the prompt, so the first token's offset is the prompt's length.
+      expect(logprobs.text_offset![0]).toBe(prompt.length);
+      expect(logprobs.text_offset!.slice(1)).toEqual(
+        logprobs.tokens!.slice(0, -1).map((_, i) => prompt.length + logprobs.tokens!.slice(0, i + 1).join('').length),
+      );
     }
     expectUsage(data.usage, 10);
     expect(ONE_USD - (await settledAvailable(db, account))).toBe(costNano([data.usage]));
@@ -169,8 +206,11 @@ describe('POST /completions end to end (openai SDK)', () => {
       expect(err).toBeInstanceOf(OpenAI.BadRequestError);
       return (err as InstanceType<typeof OpenAI.APIError>).message;
     };
-    expect(await refused({ echo: true })).toMatch(/echo: true is not supported/);
-    expect(await refused({ suffix: 'The end.' })).toMatch(/suffix/);
+    expect(await refused({ echo: true, logprobs: 1 })).toMatch(/echo: true with logprobs is not supported/);
+    expect(await refused({ suffix: 'The end.' })).toMatch(/suffix \(insertion\) is not supported/);
+    // A raw prompt has no system message for the service's prompt, a character or web context.
+    expect(await refused({ svc_parameters: { include_svc_system_prompt: true } })).toMatch(/svc_parameters\.include_svc_system_prompt: .*raw prompt/);
+    expect(await refused({ model: `${defaultModel}:enable_web_search=auto` })).toMatch(/svc_parameters\.enable_web_search/);
     expect(await refused({ best_of: 3 })).toMatch(/best_of/);
     expect(await refused({ prompt: ['one', 'two'] })).toMatch(/prompt: one prompt per request/);
     expect(await refused({ temperature: 7 })).toMatch(/temperature/);

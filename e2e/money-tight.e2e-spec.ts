@@ -54,6 +54,14 @@ const ROWS: Row[] = [
     on: 'key limit',
   },
   {
+    name: 'a raw completion of a 60-word prompt (POST /completions: counted at the margin as it is run, no template)',
+    body: { model: 'default', prompt: SIXTY_WORDS, max_tokens: 8, temperature: 0, seed: 7 },
+    worth: 3.5,
+    concurrency: 40,
+    on: 'key limit',
+    route: '/completions',
+  },
+  {
     name: 'embeddings of a 60-word text (byte bound: about 5 times its tokens)',
     body: { model: 'text-embedding-3-small', input: SIXTY_WORDS },
     worth: 3.5,

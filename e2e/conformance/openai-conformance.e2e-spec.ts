@@ -271,7 +271,8 @@ describe("OpenAI conformance: real answers against OpenAI's schemas", () => {
   });
 
   describe('legacy completions', () => {
-    const prompt = 'What is a lamp?';
+    // Raw text the model continues (docs/completions.md): a bare question is a finished text it may well end at once.
+    const prompt = 'Q: What is a lamp?\nA:';
 
     it('plain and streamed, with usage', async () => {
       conform('POST /completions', 'CreateCompletionResponse', [await postJson('/completions', { model: 'default', prompt, max_tokens: 8 })]);

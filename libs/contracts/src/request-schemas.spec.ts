@@ -83,4 +83,27 @@ describe('request schemas (validated on receipt by SvcNatsServer)', () => {
       false,
     );
   });
+
+  it('chat: a raw prompt passes in place of messages; both, an empty prompt, tools or a svc_parameter that adds to a prompt are refused, naming the field', () => {
+    const svc = { ...SVC_PARAMETER_DEFAULTS, include_svc_system_prompt: false };
+    const raw = { model: 'm', prompt: 'Once upon a time', max_tokens: 8, stop: ['\n'], n: 2, svc_parameters: svc };
+    const issues = (params: Record<string, unknown>) => {
+      const parsed = requestSchemaOf(CHAT.COMPLETE)!.safeParse({ caller, params });
+      return parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    };
+    expect(requestSchemaOf(CHAT.COMPLETE)!.parse({ caller, params: raw })).toMatchObject({ params: raw });
+    expect(requestSchemaOf(CHAT.COUNT_PROMPT)!.safeParse({ caller, params: raw }).success).toBe(true);
+    expect(requestSchemaOf(CHAT.STREAM)!.safeParse({ caller, params: raw, stream: { inbox: '_INBOX.x', window: 16 } }).success).toBe(true);
+    expect(issues({ ...raw, messages: [{ role: 'user', content: 'hi' }] })).toEqual(['params.messages: a request has messages or a prompt, not both']);
+    expect(issues({ ...raw, prompt: '' })).toEqual([expect.stringMatching(/^params\.prompt: /)]);
+    expect(issues({ ...raw, tools: [{ type: 'function', function: { name: 'f' } }] })).toEqual([
+      expect.stringMatching(/^params\.tools: tools need a chat template/),
+    ]);
+    expect(issues({ ...raw, svc_parameters: { ...svc, include_svc_system_prompt: true, enable_web_search: 'auto' } })).toEqual([
+      expect.stringMatching(/^params\.svc_parameters\.include_svc_system_prompt: the service's system prompt goes in a system message, which a raw prompt/),
+      expect.stringMatching(/^params\.svc_parameters\.enable_web_search: /),
+    ]);
+    // A chat request's own errors still name their field, not "invalid input" of a union.
+    expect(issues({ model: 'm', messages: [{ role: 'user' }] })).toEqual([expect.stringMatching(/^params\.messages\.0\.content: /)]);
+  });
 });

@@ -6,9 +6,12 @@ import {
   CompleteChatRequest,
   CountPromptReply,
   CountPromptRequest,
+  isRawCompletion,
+  RawCompletionParams,
   SettledUsage,
   StreamChatRequest,
   StreamOpenReply,
+  TextCompletionParams,
   withUpstreamRetries,
 } from '@svc/contracts';
 import { DomainError, ErrorCode, errorMessage } from '@svc/errors';
@@ -47,7 +50,7 @@ export class ChatService {
       const signal = new AbortController().signal;
       const web = await this.augment(model, params, signal, webContextMaxBytes);
       let retries = 0;
-      const choices = await generateChoices(this.candidates(model, params), { ...params, messages: web.messages }, signal, { retry: () => void retries++ });
+      const choices = await generateChoices(this.candidates(model, params), preparedParams(params, web), signal, { retry: () => void retries++ });
       model = choices.model;
       const results = choices.results.map((r) => ({ ...r, text: r.toolCalls ? r.text : web.rewriteCitations(this.svc.filterText(params, r.text)) }));
       const result = combineResults(results);
@@ -100,21 +103,14 @@ export class ChatService {
     }
   }
 
-  /** The prompt as the model will see it: svc parameters applied, web context added where asked. */
-  private async augment(
-    model: ModelDefinition,
-    params: CompleteChatRequest['params'],
-    signal: AbortSignal,
-    webContextMaxBytes?: number,
-  ): Promise<AugmentedChat> {
-    return this.augmentation.prepare(
-      model,
-      this.svc.parametersOf(params),
-      await this.svc.messages(model, params),
-      maxTokensOf(model, params),
-      signal,
-      webContextMaxBytes,
-    );
+  /**
+   * The prompt as the model will see it: svc parameters applied, web context added where asked. A
+   * raw prompt is run as it is: nothing is added to it (its message schema refused what would be).
+   */
+  private async augment(model: ModelDefinition, params: TextCompletionParams, signal: AbortSignal, webContextMaxBytes?: number): Promise<AugmentedChat> {
+    const svc = this.svc.parametersOf(params);
+    if (isRawCompletion(params)) return new AugmentedChat(svc, null, [], '');
+    return this.augmentation.prepare(model, svc, await this.svc.messages(model, params), maxTokensOf(model, params), signal, webContextMaxBytes);
   }
 
   /** Generates every choice, relaying its pieces as chunks; the role chunk waits for the first output. */
@@ -143,7 +139,7 @@ export class ChatService {
       opened = true;
       filter(index);
     };
-    const { results } = await generateChoices(this.candidates(model, params, engine), { ...params, messages: web.messages }, publisher.signal, {
+    const { results } = await generateChoices(this.candidates(model, params, engine), preparedParams(params, web), publisher.signal, {
       // Chunks name the model that answers (a fallback, when the requested one failed before output).
       candidate: (answering) => void (state.chunks = new ChunkFactory(state.completionId, answering.id)),
       retry: () => void retries++,
@@ -215,6 +211,7 @@ export class ChatService {
    */
   async countPrompt({ params }: CountPromptRequest): Promise<CountPromptReply> {
     const model = this.model(params.model);
+    if (isRawCompletion(params)) return this.countRawPrompt(model, params);
     const svc = this.svc.parametersOf(params);
     let messages = await this.svc.messages(model, params);
     // The web context is searched now, as the run will search it: the hold then covers what was
@@ -231,9 +228,16 @@ export class ChatService {
     const request = toGenerateRequest(model, { ...params, messages }, UNUSED_SIGNAL);
     // An upstream's tools are rendered by its own template, which its /tokenize is not given.
     if (engine.kind === 'upstream' && request.tools?.length) return uncounted;
-    const prompt =
-      engine.kind === 'embedded' && request.tools?.length ? planToolUse(request.messages, request.tools, request.toolChoice).messages : request.messages;
+    const prompt = engine.kind === 'embedded' && request.tools?.length ? planToolUse(messages, request.tools, request.toolChoice).messages : messages;
     return { promptTokens: await engine.countPromptTokens(prompt), evaluations: promptEvaluations(engine, request), ...web };
+  }
+
+  /** A raw prompt's tokens as its engine runs it (the text as it is, nothing added). */
+  private async countRawPrompt(model: ModelDefinition, params: RawCompletionParams): Promise<CountPromptReply> {
+    const engine = params.fallbacks?.length ? undefined : this.engines.get(model);
+    if (!engine?.countPromptTokens) return { promptTokens: null, evaluations: 1 };
+    const request = toGenerateRequest(model, params, UNUSED_SIGNAL);
+    return { promptTokens: await engine.countPromptTokens(params.prompt), evaluations: promptEvaluations(engine, request) };
   }
 
   private model(id: string): ModelDefinition {
@@ -253,6 +257,10 @@ const COUNT_SEARCH_TIMEOUT_MS = 8_000;
 /** For requests built only to be validated or measured, never sent: nothing listens to it. */
 const UNUSED_SIGNAL = new AbortController().signal;
 const maxTokensOf = (model: ModelDefinition, params: CompleteChatRequest['params']): number => toGenerateRequest(model, params, UNUSED_SIGNAL).maxTokens;
+
+/** What the engines run: a chat request with its prepared messages (AugmentedChat), a raw prompt as it is. */
+const preparedParams = (params: TextCompletionParams, web: AugmentedChat): TextCompletionParams =>
+  isRawCompletion(params) ? params : { ...params, messages: web.messages };
 
 const textUsage = (result: GenerateResult): SettledUsage => ({ kind: 'text', promptTokens: result.promptTokens, completionTokens: result.completionTokens });
 

@@ -6,9 +6,18 @@ import { ChatMessage, ChoiceLogprobs, ToolCall, ToolChoice, ToolDefinition } fro
  */
 export type OutputConstraint = { kind: 'json_object' } | { kind: 'json_schema'; schema: Record<string, unknown> };
 
+/**
+ * What the model is given: chat messages, under its chat template (the answer is the assistant's
+ * turn), or a raw prompt, tokenized as it is (its begin-of-text token where the model expects one,
+ * no template) and continued (POST /completions).
+ */
+export type PromptInput = { messages: ChatMessage[]; prompt?: undefined } | { prompt: string; messages?: undefined };
+
 /** One generation, engine-agnostic. Counts are in the engine's own tokens. */
-export interface GenerateRequest {
-  messages: ChatMessage[];
+export type GenerateRequest = PromptInput & GenerateOptions;
+
+/** A generation's options, whatever its prompt. */
+export interface GenerateOptions {
   maxTokens: number;
   temperature?: number;
   topP?: number;
@@ -62,10 +71,11 @@ export interface TextEngine {
   ready(): Promise<void>;
   generate(request: GenerateRequest, onText?: OnText): Promise<GenerateResult>;
   /**
-   * The prompt tokens `generate` would count for these messages (chat template included), or
-   * null when they cannot be counted exactly. Engines without a tokenizer leave it out.
+   * The prompt tokens `generate` would count for these messages (chat template included) or this
+   * raw prompt (as it is run), or null when they cannot be counted exactly. Engines without a
+   * tokenizer leave it out.
    */
-  countPromptTokens?(messages: GenerateRequest['messages']): Promise<number | null>;
+  countPromptTokens?(prompt: ChatMessage[] | string): Promise<number | null>;
   close(): Promise<void>;
 }
 

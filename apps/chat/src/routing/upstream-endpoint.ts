@@ -10,6 +10,9 @@ export interface UpstreamEndpointConfig {
   apiKey?: string;
 }
 
+/** Which of the server's generation APIs a request goes to: chat completions, or raw-text completions. */
+export type UpstreamApi = 'chat' | 'completions';
+
 export interface EndpointPoolOptions {
   timeoutMs: number;
   connections: number;
@@ -20,6 +23,7 @@ export interface EndpointPoolOptions {
 export class UpstreamEndpoint implements Pickable {
   readonly pool: Pool;
   readonly chatPath: string;
+  readonly completionsPath: string;
   readonly modelsPath: string;
   readonly headers: Record<string, string>;
   readonly breaker: CircuitBreaker;
@@ -42,10 +46,15 @@ export class UpstreamEndpoint implements Pickable {
     });
     const prefix = url.pathname.replace(/\/$/, '');
     this.chatPath = `${prefix}/chat/completions`;
+    this.completionsPath = `${prefix}/completions`;
     this.modelsPath = `${prefix}/models`;
     this.headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     if (config.apiKey) this.headers.authorization = `Bearer ${config.apiKey}`;
     this.breaker = new CircuitBreaker(options.circuitBreaker);
+  }
+
+  pathOf(api: UpstreamApi): string {
+    return api === 'completions' ? this.completionsPath : this.chatPath;
   }
 
   get available(): boolean {

@@ -4,7 +4,7 @@ import { hostsOf, isRetryableTransportError, UpstreamErrors } from '@svc/upstrea
 import { BackoffOptions, backoffDelay, DEFAULT_BACKOFF, sleep } from './backoff';
 import { CircuitBreakerOptions } from './circuit-breaker';
 import { pickEndpoint } from './endpoint-picker';
-import { UpstreamEndpoint, UpstreamEndpointConfig } from './upstream-endpoint';
+import { UpstreamApi, UpstreamEndpoint, UpstreamEndpointConfig } from './upstream-endpoint';
 
 export interface UpstreamRouterOptions {
   endpoints: UpstreamEndpointConfig[];
@@ -29,8 +29,8 @@ export interface RoutedResponse {
 const HEALTH_TIMEOUT_MS = 2_000;
 
 /**
- * Sends chat requests to one of a model's upstream endpoints (docs/chat.md, "Upstream routing"):
- * least outstanding requests (or rendezvous hashing on prompt_cache_key), a circuit breaker and a
+ * Sends chat (and raw-text completions) requests to one of a model's upstream endpoints (docs/chat.md,
+ * "Upstream routing"): least outstanding requests (or rendezvous hashing on prompt_cache_key), a circuit breaker and a
  * health check per endpoint, and retries with exponential backoff and jitter (preferring another
  * endpoint) for failures where no answer started: connect errors and 502/503. Nothing is retried
  * once a response body is being read.
@@ -50,8 +50,14 @@ export class UpstreamRouter {
     }
   }
 
-  /** `onRetry` is called before each retried attempt. */
-  async send(body: (endpoint: UpstreamEndpoint) => string, signal: AbortSignal, cacheKey?: string, onRetry?: () => void): Promise<RoutedResponse> {
+  /** `onRetry` is called before each retried attempt; `api`: chat completions, or raw-text completions. */
+  async send(
+    body: (endpoint: UpstreamEndpoint) => string,
+    signal: AbortSignal,
+    cacheKey?: string,
+    onRetry?: () => void,
+    api: UpstreamApi = 'chat',
+  ): Promise<RoutedResponse> {
     const tried = new Set<string>();
     for (let attempt = 0; ; attempt++) {
       const endpoint = pickEndpoint(this.endpoints, cacheKey, tried);
@@ -75,7 +81,7 @@ export class UpstreamRouter {
       };
       let response: Dispatcher.ResponseData;
       try {
-        response = await endpoint.pool.request({ method: 'POST', path: endpoint.chatPath, headers: endpoint.headers, body: body(endpoint), signal });
+        response = await endpoint.pool.request({ method: 'POST', path: endpoint.pathOf(api), headers: endpoint.headers, body: body(endpoint), signal });
       } catch (err) {
         release();
         if (signal.aborted) {

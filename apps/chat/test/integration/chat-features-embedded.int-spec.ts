@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ModelDefinition, modelSchema } from '@svc/catalog';
-import { ChatCompletionParams } from '@svc/contracts';
+import { ChatCompletionParams, RawCompletionParams } from '@svc/contracts';
 import { DomainError } from '@svc/errors';
 import { writeTinyGguf } from '@svc/gguf';
 import { z } from 'zod';
@@ -172,6 +172,32 @@ describe('chat request features on the embedded engine (tiny model)', () => {
         expect(entry.top_logprobs[0].logprob).toBeGreaterThanOrEqual(entry.top_logprobs[2].logprob);
       }
     }
+  });
+
+  it('a raw prompt: no chat template, with n choices, max_tokens, seeds, stop strings and logprobs as on chat', async () => {
+    const raw = (over: Partial<RawCompletionParams>) =>
+      generateChoices(
+        [{ model, engine: () => engine }],
+        { model: 'tiny', prompt: 'Describe a city.', seed: 3, temperature: 1, ...over },
+        new AbortController().signal,
+      );
+    const { results } = await raw({ n: 2, max_tokens: 8, logprobs: true, top_logprobs: 2 });
+    expect(results).toHaveLength(2);
+    for (const r of results) {
+      expect(r.completionTokens).toBeLessThanOrEqual(8);
+      expect(r.logprobs!.content).toHaveLength(r.completionTokens);
+      expect(r.logprobs!.content!.every((entry) => entry.top_logprobs.length === 2)).toBe(true);
+    }
+    // The same text as a chat turn is wrapped in the template: more prompt tokens.
+    const [asChat] = (await run({ max_tokens: 1 })).results;
+    expect(results[0].promptTokens).toBeLessThan(asChat.promptTokens);
+    // A seed repeats a continuation, and a stop string cuts it where it first appears.
+    const [first] = (await raw({ max_tokens: 24 })).results;
+    expect((await raw({ max_tokens: 24 })).results[0].text).toBe(first.text);
+    expect(first.text.length).toBeGreaterThan(4);
+    const stop = first.text.slice(2, 4);
+    const [cut] = (await raw({ max_tokens: 24, stop: [stop] })).results;
+    expect(cut).toMatchObject({ text: first.text.slice(0, first.text.indexOf(stop)), finishReason: 'stop' });
   });
 
   it('sampling options change the output deterministically per seed', async () => {

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { ChatMessage } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { writeTinyGguf } from '@svc/gguf';
-import { GenerateRequest } from '../../src/engines/engine';
+import { GenerateOptions, GenerateRequest } from '../../src/engines/engine';
 import { EmbeddedLlamaEngine, EngineLogger } from '../../src/engines/embedded/embedded-llama.engine';
 
 // Real node-llama-cpp against the generated tiny GGUF (random weights: the text is meaningless,
@@ -16,7 +16,7 @@ const messages: ChatMessage[] = [
   { role: 'user', content: `Tell me about the river and the library. ${SECRET}` },
 ];
 
-function request(overrides: Partial<GenerateRequest> = {}): GenerateRequest {
+function request(overrides: Partial<GenerateOptions & { messages: ChatMessage[] }> = {}): GenerateRequest {
   return { messages, maxTokens: 24, temperature: 0.9, seed: 11, signal: new AbortController().signal, ...overrides };
 }
 
@@ -52,6 +52,26 @@ describe('EmbeddedLlamaEngine (real model)', () => {
     expect(result.completionTokens).toBeLessThanOrEqual(24);
     const longer = await engine.generate(request({ messages: [...messages, { role: 'assistant', content: 'Yes.' }, { role: 'user', content: 'More?' }] }));
     expect(longer.promptTokens).toBeGreaterThan(result.promptTokens);
+  });
+
+  it('continues a raw prompt with no chat template, and counts it exactly as the run does', async () => {
+    const prompt = `The river and the library ${SECRET}`;
+    const raw = { prompt, maxTokens: 8, temperature: 0.9, seed: 3, signal: new AbortController().signal };
+    const result = await engine.generate(raw);
+    expect(result.completionTokens).toBeGreaterThan(0);
+    // The begin-of-text token and the text's own tokens: never more than its bytes, plus one.
+    expect(result.promptTokens).toBeGreaterThan(1);
+    expect(result.promptTokens).toBeLessThanOrEqual(Buffer.byteLength(prompt) + 1);
+    expect(await engine.countPromptTokens(prompt)).toBe(result.promptTokens);
+    // The same text as a chat turn is wrapped in the model's template (ChatML): more tokens.
+    const turn: ChatMessage[] = [{ role: 'user', content: prompt }];
+    const chat = await engine.generate(request({ messages: turn, maxTokens: 1 }));
+    expect(result.promptTokens).toBeLessThan(chat.promptTokens);
+    expect(await engine.countPromptTokens(turn)).toBe(chat.promptTokens);
+    // A seed repeats a continuation; log probabilities come one per generated token, as on chat.
+    const again = await engine.generate({ ...raw, logprobs: true, topLogprobs: 2 });
+    expect(again.text).toBe(result.text);
+    expect(again.logprobs?.content?.length).toBe(again.completionTokens);
   });
 
   it('streams pieces that concatenate to the final text, repeatably for a seed', async () => {

@@ -1,6 +1,6 @@
 import { ErrorCode } from '@svc/errors';
 import { startFakeOpenAiUpstream } from '@svc/testing';
-import { GenerationAbortedError } from '../../src/engines/engine';
+import { GenerateOptions, GenerationAbortedError } from '../../src/engines/engine';
 import { OpenAICompatibleEngine } from '../../src/engines/upstream/openai-compatible.engine';
 
 type Upstream = Awaited<ReturnType<typeof startFakeOpenAiUpstream>>;
@@ -8,7 +8,7 @@ type Upstream = Awaited<ReturnType<typeof startFakeOpenAiUpstream>>;
 describe('OpenAICompatibleEngine against an OpenAI-protocol server', () => {
   let server: Upstream;
   let engine: OpenAICompatibleEngine;
-  const request = (overrides: Partial<Parameters<OpenAICompatibleEngine['generate']>[0]> = {}) => ({
+  const request = (overrides: Partial<GenerateOptions> = {}) => ({
     messages: [{ role: 'user' as const, content: 'Hello' }],
     maxTokens: 5,
     signal: new AbortController().signal,
@@ -43,6 +43,66 @@ describe('OpenAICompatibleEngine against an OpenAI-protocol server', () => {
     expect(pieces.join('')).toBe(result.text);
     expect(result.completionTokens).toBe(5);
     expect(server.upstream.requests.at(-1)!.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+  });
+
+  it('runs a raw prompt on the server’s /completions: its text, finish reason, usage and legacy log probabilities, plain and streamed', async () => {
+    const raw = {
+      prompt: 'Once upon a time',
+      maxTokens: 3,
+      temperature: 0.5,
+      stop: ['\n'],
+      seed: 7,
+      logprobs: true,
+      topLogprobs: 2,
+      signal: new AbortController().signal,
+    };
+    const result = await engine.generate(raw);
+    expect(result).toMatchObject({ text: 'tok0 tok1 tok2', finishReason: 'length', promptTokens: 4, completionTokens: 3 });
+    expect(result.logprobs?.content).toEqual([
+      { token: 'tok0', logprob: -0.25, bytes: null, top_logprobs: [expect.objectContaining({ token: 'tok0', logprob: -0.25 }), expect.anything()] },
+      expect.objectContaining({ token: ' tok1', logprob: -0.5 }),
+      expect.objectContaining({ token: ' tok2', logprob: -0.75 }),
+    ]);
+    const sent = server.upstream.requests.at(-1)!;
+    expect(sent.path).toBe('/v1/completions');
+    // The legacy API's logprobs is the number of alternatives; there are no messages, no chat template.
+    expect(sent.body).toMatchObject({
+      model: 'fake-model',
+      prompt: 'Once upon a time',
+      max_tokens: 3,
+      temperature: 0.5,
+      stop: ['\n'],
+      seed: 7,
+      logprobs: 2,
+      stream: false,
+    });
+    expect(sent.body).not.toHaveProperty('messages');
+    expect(sent.body).not.toHaveProperty('top_logprobs');
+
+    const pieces: string[] = [];
+    const streamed = await engine.generate({ ...raw, maxTokens: 5 }, (t) => void pieces.push(t));
+    expect(pieces).toEqual(['tok0', ' tok1', ' tok2', ' tok3', ' tok4']);
+    expect(streamed).toMatchObject({ text: 'tok0 tok1 tok2 tok3 tok4', finishReason: 'stop', promptTokens: 4, completionTokens: 5 });
+    expect(streamed.logprobs?.content?.map((e) => e.token)).toEqual(pieces);
+    expect(server.upstream.requests.at(-1)!.body).toMatchObject({ prompt: 'Once upon a time', stream: true, stream_options: { include_usage: true } });
+  });
+
+  it('counts a raw prompt on the server’s tokenizer as its /completions counts it (with the margin), and a chat prompt under its template', async () => {
+    for (const tokenize of ['vllm', 'llama-cpp'] as const) {
+      const counted = new OpenAICompatibleEngine({
+        baseUrl: server.baseUrl,
+        model: 'fake-model',
+        apiKey: 'upstream-secret',
+        timeoutMs: 1_000,
+        connections: 1,
+        tokenize,
+      });
+      const run = await counted.generate({ prompt: 'Once upon a time', maxTokens: 1, signal: new AbortController().signal });
+      // 4 words, plus 2% and 8 tokens (UPSTREAM_COUNT_MARGIN): never less than the run counts.
+      expect(await counted.countPromptTokens('Once upon a time')).toBe(Math.ceil(run.promptTokens * 1.02) + 8);
+      expect(await counted.countPromptTokens([{ role: 'user', content: 'Once upon a time' }])).toBe(Math.ceil(4 * 1.02) + 8);
+      await counted.close();
+    }
   });
 
   it('maps upstream failures to clear errors', async () => {

@@ -1,9 +1,10 @@
 import { AddressInfo, createServer } from 'node:net';
 import { ModelDefinition, modelSchema } from '@svc/catalog';
+import { ChatMessage } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { ScriptedUpstream, startScriptedUpstream } from '@svc/testing';
 import { generateChoices } from '../../src/chat/request/choices';
-import { GenerateRequest } from '../../src/engines/engine';
+import { GenerateOptions, GenerateRequest } from '../../src/engines/engine';
 import { OpenAICompatibleEngine } from '../../src/engines/upstream/openai-compatible.engine';
 import { rendezvousScore } from '../../src/routing/endpoint-picker';
 import { imageMessage } from './image-message';
@@ -12,7 +13,7 @@ import { imageMessage } from './image-message';
 // balancing, prompt_cache_key affinity, retries, circuit breakers, health checks, error mapping.
 
 const SECRET = 'sk-upstream-secret-123';
-const request = (over: Partial<GenerateRequest> = {}): GenerateRequest => ({
+const request = (over: Partial<GenerateOptions & { messages: ChatMessage[] }> = {}): GenerateRequest => ({
   messages: [{ role: 'user', content: 'Hello there' }],
   maxTokens: 4,
   signal: new AbortController().signal,

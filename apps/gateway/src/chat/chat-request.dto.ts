@@ -8,6 +8,7 @@ import {
   contentPartSchema,
   responseFormatSchema as responseFormat,
   svcParametersSchema,
+  TextGenerationParams,
   toolCallSchema,
   toolChoiceSchema as toolChoice,
   toolSchema as tool,
@@ -93,17 +94,20 @@ function toMessage(m: MessageBody): ChatMessage {
   };
 }
 
+/** A chat body without its messages: what a route that brings its own prompt (POST /completions) maps the rest of its body to. */
+export type ChatFieldsBody = { [K in keyof ChatRequestBody as K extends 'messages' ? never : K]: ChatRequestBody[K] };
+
 /** Request fields outside the schema: sent on to upstream engines (docs/chat.md, "Request features"). */
-function passthroughOf(body: ChatRequestBody): Record<string, unknown> | undefined {
+function passthroughOf(body: ChatFieldsBody): Record<string, unknown> | undefined {
   const known = new Set(Object.keys(chatRequestSchema.shape));
   const extra = Object.entries(body).filter(([key]) => !known.has(key));
   return extra.length ? Object.fromEntries(extra) : undefined;
 }
 
 /** Sampling, tool and output options (request features), without nulls. */
-function featuresOf(body: ChatRequestBody): ChatFeatureParams {
+function featuresOf(body: ChatFieldsBody): ChatFeatureParams {
   const features: ChatFeatureParams = {};
-  const copy = <K extends keyof ChatFeatureParams & keyof ChatRequestBody>(key: K) => {
+  const copy = <K extends keyof ChatFeatureParams & keyof ChatFieldsBody>(key: K) => {
     if (body[key] != null) features[key] = body[key] as ChatFeatureParams[K];
   };
   for (const key of [
@@ -130,10 +134,14 @@ function featuresOf(body: ChatRequestBody): ChatFeatureParams {
 /** The typed parameters the chat service receives. */
 export function toChatParams(body: ChatRequestBody, modelId: string): ChatCompletionParams {
   const messages: ChatMessage[] = body.messages.map(toMessage);
+  return { ...toGenerationParams(body, modelId), messages };
+}
+
+/** Everything the chat service receives but the prompt: the model, sampling, stop, stream, request features. */
+export function toGenerationParams(body: ChatFieldsBody, modelId: string): TextGenerationParams {
   const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? undefined;
   return {
     model: modelId,
-    messages,
     ...(maxTokens !== undefined ? { max_tokens: maxTokens } : {}),
     ...(body.temperature != null ? { temperature: body.temperature } : {}),
     ...(body.top_p != null ? { top_p: body.top_p } : {}),

@@ -21,6 +21,15 @@ describe('chatWorstCase', () => {
     expect(prompt(without, { ...none, budget: { ...none.budget, systemPromptBytes: 140 } })).toBe(prompt(without));
   });
 
+  it('bounds a raw prompt by its UTF-8 bytes and a few special tokens: no template, nothing the service adds', () => {
+    const text = 'Once upon a time, 你好';
+    const raw = { model: 'm', prompt: text, max_tokens: 16, n: 2 };
+    const additions = { budget: { systemPromptBytes: 140, noThinkInstructionBytes: 9, separatorBytes: 12 }, personaBytes: 2000 };
+    expect(chatWorstCase(raw, model(), additions)).toEqual({ kind: 'text', promptTokens: Buffer.byteLength(text) + 8, completionTokens: 32 });
+    expect(chatWorstCase(raw, model(), none).promptTokens).toBeLessThan(prompt(params({ messages: [{ role: 'user', content: text }] })));
+    expect(chatWorstCase(raw, model(10), none).promptTokens).toBe(10);
+  });
+
   it('counts non-ASCII text in UTF-8 bytes, and parts and tool calls of messages', () => {
     expect(prompt(params({ messages: [{ role: 'user', content: 'héllo wörld 你好' }] }))).toBeGreaterThanOrEqual(
       base - 2 + Buffer.byteLength('héllo wörld 你好'),

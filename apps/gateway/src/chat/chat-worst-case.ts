@@ -1,10 +1,21 @@
 import { Catalog, ModelDefinition } from '@svc/catalog';
-import { ChatCompletionParams, CountPromptReply, PromptBudgetReply, SVC_PARAMETER_DEFAULTS, TextUsage, WEB_CONTEXT_MAX_BYTES } from '@svc/contracts';
+import {
+  ChatCompletionParams,
+  CountPromptReply,
+  isRawCompletion,
+  PromptBudgetReply,
+  SVC_PARAMETER_DEFAULTS,
+  TextCompletionParams,
+  TextUsage,
+  WEB_CONTEXT_MAX_BYTES,
+} from '@svc/contracts';
 
 /** Tokens a chat template adds around each message (role markers), generously. */
 const PER_MESSAGE_OVERHEAD = 8;
 /** Tokens around the whole prompt (begin-of-text, the assistant's header), generously. */
 const TEMPLATE_OVERHEAD = 32;
+/** Tokens a raw prompt has besides its text's (begin-of-text, a leading space, an end token), generously. */
+const RAW_PROMPT_OVERHEAD = 8;
 /** Tokens a template adds around a tool or response-format schema. */
 const SCHEMA_OVERHEAD = 256;
 const DEFAULT_MAX_COMPLETION = 512;
@@ -23,7 +34,7 @@ export interface PromptAdditions {
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
 /** Whether the chat service adds web context (search or scraping) to this request's prompt. */
-export function usesWebContext(params: ChatCompletionParams): boolean {
+export function usesWebContext(params: TextCompletionParams): boolean {
   const svc = params.svc_parameters ?? SVC_PARAMETER_DEFAULTS;
   return svc.enable_web_search !== 'off' || svc.enable_web_scraping;
 }
@@ -39,10 +50,11 @@ export function usesWebContext(params: ChatCompletionParams): boolean {
  * too. The prompt is billed once; the completion once per choice (`n`); both twice where an
  * embedded engine may retry a checked answer (tools, a json_schema response format), as the
  * engine counts both attempts. Fallback models count with the largest context and completion cap
- * among them.
+ * among them. A raw prompt (POST /completions) is its text's bytes and its begin-of-text token:
+ * nothing is added to it (the chat service refuses what would add to it).
  */
 export function chatWorstCase(
-  params: ChatCompletionParams,
+  params: TextCompletionParams,
   model: ModelDefinition,
   additions: PromptAdditions,
   catalog?: Catalog,
@@ -51,10 +63,7 @@ export function chatWorstCase(
 ): TextUsage {
   const svc = params.svc_parameters ?? SVC_PARAMETER_DEFAULTS;
   const web = usesWebContext(params);
-  let prompt = TEMPLATE_OVERHEAD + PER_MESSAGE_OVERHEAD + additions.budget.separatorBytes + additions.personaBytes;
-  for (const message of params.messages) prompt += bytes(JSON.stringify(message)) + PER_MESSAGE_OVERHEAD;
-  if (svc.include_svc_system_prompt) prompt += additions.budget.systemPromptBytes;
-  if (svc.disable_thinking) prompt += additions.budget.noThinkInstructionBytes;
+  let prompt = isRawCompletion(params) ? RAW_PROMPT_OVERHEAD + bytes(params.prompt) : chatPromptBound(params, additions);
   if (params.tools?.length) prompt += bytes(JSON.stringify(params.tools)) + SCHEMA_OVERHEAD;
   if (params.response_format) prompt += bytes(JSON.stringify(params.response_format)) + SCHEMA_OVERHEAD;
   if (web) prompt += webContextBytes + PER_MESSAGE_OVERHEAD;
@@ -74,8 +83,18 @@ export function chatWorstCase(
   };
 }
 
+/** A chat request's messages under a template, with what the chat service adds to them (system prompt, persona, instruction). */
+function chatPromptBound(params: ChatCompletionParams, additions: PromptAdditions): number {
+  const svc = params.svc_parameters ?? SVC_PARAMETER_DEFAULTS;
+  let prompt = TEMPLATE_OVERHEAD + PER_MESSAGE_OVERHEAD + additions.budget.separatorBytes + additions.personaBytes;
+  for (const message of params.messages) prompt += bytes(JSON.stringify(message)) + PER_MESSAGE_OVERHEAD;
+  if (svc.include_svc_system_prompt) prompt += additions.budget.systemPromptBytes;
+  if (svc.disable_thinking) prompt += additions.budget.noThinkInstructionBytes;
+  return prompt;
+}
+
 /** Whether the answer is checked against a schema (a tool call's arguments, a json_schema response format), so an embedded engine may retry it. */
-function checksAnswer(params: ChatCompletionParams): boolean {
+function checksAnswer(params: TextCompletionParams): boolean {
   const format = params.response_format as { type?: string; json_schema?: { schema?: unknown } } | undefined;
   return Boolean(params.tools?.length) || (format?.type === 'json_schema' && format.json_schema?.schema !== undefined);
 }
@@ -89,7 +108,7 @@ function checksAnswer(params: ChatCompletionParams): boolean {
  * with the context the count found (null without one: nothing was learnt).
  */
 export function exactChatWorstCase(
-  params: ChatCompletionParams,
+  params: TextCompletionParams,
   model: ModelDefinition,
   counted: CountPromptReply,
   additions: PromptAdditions,
@@ -112,12 +131,12 @@ export function exactChatWorstCase(
 }
 
 /** Said with a 402 of a request that sets no max_tokens: it was priced for the model's whole completion cap. */
-export function completionCapHint(params: ChatCompletionParams, model: ModelDefinition): string | undefined {
+export function completionCapHint(params: TextCompletionParams, model: ModelDefinition): string | undefined {
   if (params.max_tokens !== undefined) return undefined;
   return `The request sets no max_tokens, so it was priced for ${model.id}'s completion cap of ${completionCap(model, params)} tokens; with a smaller max_tokens it needs less credit.`;
 }
 
-export function completionCap(model: ModelDefinition, params: ChatCompletionParams): number {
+export function completionCap(model: ModelDefinition, params: TextCompletionParams): number {
   const cap = model.maxCompletionTokens ?? DEFAULT_MAX_COMPLETION;
   return Math.min(params.max_tokens ?? cap, cap);
 }

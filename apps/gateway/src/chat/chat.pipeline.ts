@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Catalog } from '@svc/catalog';
-import { CHAT, ChatCompletion, ChatCompletionParams, CountPromptReply } from '@svc/contracts';
+import { CHAT, ChatCompletion, CountPromptReply, TextCompletionParams } from '@svc/contracts';
 import { RpcClient } from '@svc/messaging';
 import { AdmissionService } from '../admission/admission.service';
 import { AdmissionRequest, ResponseCost } from '../admission/admission.types';
@@ -24,8 +24,8 @@ export interface ChatPipelineRequest {
   /** The model as the body names it (an id, trait or compatibility name, maybe with a suffix). */
   model: string;
   svc_parameters?: SvcParametersInput;
-  /** The chat service's parameters for the resolved model (svc_parameters are added here). */
-  params(modelId: string): ChatCompletionParams;
+  /** The chat service's parameters for the resolved model (svc_parameters are added here): a chat request or a raw prompt. */
+  params(modelId: string): TextCompletionParams;
   /** A queued run's own reservation (batch lines): held apart from any lease, under an id that replays. */
   reservation?: Pick<AdmissionRequest, 'ownReservation' | 'reservationId'>;
 }
@@ -33,7 +33,7 @@ export interface ChatPipelineRequest {
 /** How a route answers: its body for a completion, and its encoder for a stream. */
 export interface ChatAnswer<T> {
   body(completion: ChatCompletion, cost: ResponseCost | undefined): T;
-  stream(params: ChatCompletionParams): StreamEncoder;
+  stream(params: TextCompletionParams): StreamEncoder;
 }
 
 /**

@@ -42,8 +42,8 @@ describe('completions request validation', () => {
     ['an empty prompt', { prompt: '' }, 'prompt', /must not be empty/],
     ['an empty list', { prompt: [] }, 'prompt', /must not be empty/],
     ['a prompt that is no text', { prompt: 7 }, 'prompt', /prompt must be a string/],
-    ['echo: true', { echo: true }, 'echo', /echo: true is not supported: the prompt runs as a chat turn/],
-    ['a suffix', { suffix: 'end.' }, 'suffix', /suffix \(insertion\) is not supported/],
+    ['echo: true with logprobs', { echo: true, logprobs: 0 }, 'echo', /echo: true with logprobs is not supported: the prompt's own log probabilities/],
+    ['a suffix', { suffix: 'end.' }, 'suffix', /suffix \(insertion\) is not supported: no engine here fills in text/],
     ['best_of above n', { best_of: 3, n: 1 }, 'best_of', /best_of other than 1 or n is not supported/],
     ['best_of above the default n', { best_of: 2 }, 'best_of', /ask for n = 2 choices/],
     ['logprobs over 5', { logprobs: 6 }, 'logprobs', /5/],
@@ -59,6 +59,10 @@ describe('completions request validation', () => {
 
   it('accepts best_of equal to n, echo false, an empty suffix, and logprobs 0', () => {
     expect(() => parseBody(completionsRequestSchema, { model: 'm', prompt: 'x', best_of: 3, n: 3, echo: false, suffix: '', logprobs: 0 })).not.toThrow();
+  });
+
+  it('accepts echo: true (the answer continues the prompt), with logprobs null', () => {
+    expect(parseBody(completionsRequestSchema, { model: 'm', prompt: 'x', echo: true, logprobs: null })).toMatchObject({ echo: true });
   });
 
   it('requires model and prompt', () => {

@@ -3,7 +3,8 @@ import { withinInlineBudget } from '@svc/contracts';
 import { chatRequestSchema } from '../chat/chat-request.dto';
 
 // POST /completions, OpenAI's legacy text completions API (CreateCompletionRequest). The sampling
-// fields are chat's own validators; completions-request.mapper.ts turns the body into a chat request.
+// fields are chat's own validators; completions-request.mapper.ts turns the body into the raw
+// completion the chat service runs (the prompt continued as it is, no chat template).
 
 /** OpenAI's default `max_tokens` for this API (chat's is the model's cap). */
 export const DEFAULT_MAX_TOKENS = 16;
@@ -15,8 +16,6 @@ const tokenIds = z.array(z.number().int());
 const prompt = z.union([z.string(), z.array(z.string()), tokenIds, z.array(tokenIds)], {
   message: 'prompt must be a string (or an array holding one string)',
 });
-
-const CHAT_TURN = 'the prompt runs as a chat turn, not as raw text to continue (docs/completions.md)';
 
 /** Where one prompt is wanted, OpenAI allows several: each gets its own request here. */
 function checkPrompt(value: z.infer<typeof prompt>, ctx: z.RefinementCtx): void {
@@ -50,14 +49,13 @@ export const completionsRequestSchema = z
     top_k: chat.top_k,
     min_p: chat.min_p,
     logprobs: z.number().int().min(0).max(5).nullish(),
-    echo: z
-      .boolean()
-      .nullish()
-      .refine((v) => v !== true, { message: `echo: true is not supported: ${CHAT_TURN}, so the prompt and the answer are not one text` }),
+    echo: z.boolean().nullish(),
     suffix: z
       .string()
       .nullish()
-      .refine((v) => !v, { message: `suffix (insertion) is not supported: ${CHAT_TURN}` }),
+      .refine((v) => !v, {
+        message: 'suffix (insertion) is not supported: no engine here fills in text between a prompt and a suffix; send the text before it as the prompt',
+      }),
     best_of: z.number().int().min(1).max(20).nullish(),
     fallbacks: chat.fallbacks,
     svc_parameters: chat.svc_parameters,
@@ -66,6 +64,12 @@ export const completionsRequestSchema = z
   })
   .superRefine((body, ctx) => {
     checkPrompt(body.prompt, ctx);
+    if (body.echo === true && body.logprobs != null)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['echo'],
+        message: "echo: true with logprobs is not supported: the prompt's own log probabilities are not computed; ask for logprobs without echo",
+      });
     const n = body.n ?? 1;
     if (body.best_of != null && body.best_of > 1 && body.best_of !== n)
       ctx.addIssue({

@@ -3,6 +3,15 @@ import { ChatCompletion, ChoiceLogprobs, FinishReason } from '@svc/contracts';
 import { ResponseCost } from '../admission/admission.types';
 import { CompletionFinishReason, CompletionLogprobs, TextCompletion } from './completions.types';
 
+/** The prompt an answer continues: `text_offset`s count from its start, and `echo` puts it before each choice's text. */
+export interface CompletionPrompt {
+  text: string;
+  echo: boolean;
+}
+
+/** Characters as OpenAI counts them in `text_offset` (Unicode code points, not UTF-16 units). */
+const characters = (text: string): number => Array.from(text).length;
+
 /** `cmpl-…`: random, never reused. */
 export const newCompletionId = (): string => `cmpl-${randomBytes(12).toString('hex')}`;
 
@@ -13,16 +22,17 @@ export function finishOf(reason: FinishReason): CompletionFinishReason {
 
 /**
  * Chat's per-token log probabilities in the legacy shape. `text_offset` is each token's offset in
- * the choice's text (the running length of the tokens before it): the prompt is not part of the text.
+ * the prompt and its continuation as one text, as OpenAI counts it (in characters): the first
+ * generated token's is the prompt's length, with or without `echo`.
  */
-export function toCompletionLogprobs(logprobs: ChoiceLogprobs | null | undefined): CompletionLogprobs | null {
+export function toCompletionLogprobs(logprobs: ChoiceLogprobs | null | undefined, prompt: CompletionPrompt): CompletionLogprobs | null {
   const content = logprobs?.content;
   if (!content) return null;
   const offsets: number[] = [];
-  let offset = 0;
+  let offset = characters(prompt.text);
   for (const entry of content) {
     offsets.push(offset);
-    offset += entry.token.length;
+    offset += characters(entry.token);
   }
   return {
     tokens: content.map((e) => e.token),
@@ -39,17 +49,17 @@ export function toCompletionLogprobs(logprobs: ChoiceLogprobs | null | undefined
 export const fingerprintOf = (fingerprint: string | null | undefined): { system_fingerprint?: string } =>
   typeof fingerprint === 'string' ? { system_fingerprint: fingerprint } : {};
 
-/** The chat service's completion as a `text_completion`: each choice's message text is its `text`. */
-export function toTextCompletion(completion: ChatCompletion, id: string, cost: ResponseCost | undefined): TextCompletion {
+/** The chat service's completion as a `text_completion`: each choice's continuation is its `text`, after the prompt with `echo`. */
+export function toTextCompletion(completion: ChatCompletion, id: string, cost: ResponseCost | undefined, prompt: CompletionPrompt): TextCompletion {
   return {
     id,
     object: 'text_completion',
     created: completion.created,
     model: completion.model,
     choices: completion.choices.map((c) => ({
-      text: c.message.content ?? '',
+      text: (prompt.echo ? prompt.text : '') + (c.message.content ?? ''),
       index: c.index,
-      logprobs: toCompletionLogprobs(c.logprobs),
+      logprobs: toCompletionLogprobs(c.logprobs, prompt),
       finish_reason: finishOf(c.finish_reason),
     })),
     usage: completion.usage,

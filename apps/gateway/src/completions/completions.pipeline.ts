@@ -1,19 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { contextLengthExceededAs, isContextLengthExceeded } from '@svc/errors';
 import { ChatPipeline, ChatPipelineRequest } from '../chat/chat.pipeline';
-import { toChatParams } from '../chat/chat-request.dto';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { RouteCall } from '../http/route-call';
 import { CompletionsRequestBody } from './completions-request.dto';
-import { toChatRequest } from './completions-request.mapper';
+import { promptText, toRawCompletionRequest } from './completions-request.mapper';
 import { newCompletionId, toTextCompletion } from './completions-response.mapper';
 import { completionChunks } from './completions-stream.mapper';
 import { TextCompletion } from './completions.types';
 
 /**
- * POST /completions (OpenAI's legacy text completions): the prompt becomes a one-message chat
- * request and runs on the chat pipeline (same admission, billing, limits and service); the
- * completion or its chunks become `text_completion` objects.
+ * POST /completions (OpenAI's legacy text completions): the prompt runs as raw text for the model
+ * to continue (no chat template) on the chat pipeline (same admission, billing, limits and
+ * service); the completion or its chunks become `text_completion` objects.
  */
 @Injectable()
 export class CompletionsPipeline {
@@ -23,14 +22,15 @@ export class CompletionsPipeline {
   ) {}
 
   /** The text completion, or undefined when it was streamed (the reply is already sent); a batch line brings its own `reservation`. */
-  run(call: RouteCall, input: CompletionsRequestBody, reservation?: ChatPipelineRequest['reservation']): Promise<TextCompletion | undefined> {
-    const chat = toChatRequest(input);
+  async run(call: RouteCall, input: CompletionsRequestBody, reservation?: ChatPipelineRequest['reservation']): Promise<TextCompletion | undefined> {
+    const request = toRawCompletionRequest(input);
+    const prompt = { text: promptText(input), echo: input.echo === true };
     const id = newCompletionId();
     return this.chat
       .run(
         call,
-        { model: chat.model, svc_parameters: chat.svc_parameters, params: (modelId) => toChatParams(chat, modelId), reservation },
-        { body: (completion, cost) => toTextCompletion(completion, id, cost), stream: () => completionChunks(id, this.config.ERROR_STYLE) },
+        { ...request, reservation },
+        { body: (completion, cost) => toTextCompletion(completion, id, cost, prompt), stream: () => completionChunks(id, this.config.ERROR_STYLE, prompt) },
       )
       .catch((err: unknown) => {
         // The text came as `prompt`: that is the field a completions client expects to be blamed.

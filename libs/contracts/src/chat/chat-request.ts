@@ -61,9 +61,9 @@ export interface ChatFeatureParams {
   passthrough?: Record<string, unknown>;
 }
 
-export interface ChatCompletionParams extends ChatFeatureParams {
+/** What a text request sets besides its prompt: the model, sampling, output options, svc_parameters. */
+export interface TextGenerationParams extends ChatFeatureParams {
   model: string;
-  messages: ChatMessage[];
   max_tokens?: number;
   temperature?: number;
   top_p?: number;
@@ -76,3 +76,25 @@ export interface ChatCompletionParams extends ChatFeatureParams {
   prompt_cache_key?: string;
   user?: string;
 }
+
+/** A chat request: `messages` under the model's chat template; the answer is the assistant's turn. */
+export interface ChatCompletionParams extends TextGenerationParams {
+  messages: ChatMessage[];
+  prompt?: never;
+}
+
+/**
+ * A raw completion (POST /completions): `prompt` is tokenized as it is (with the begin-of-text
+ * token where the model expects one, no chat template) and the model continues it. Nothing is
+ * added to it, so the svc_parameters that add to a prompt are refused with it
+ * (`rawPromptRefusals`), as are tools.
+ */
+export interface RawCompletionParams extends TextGenerationParams {
+  prompt: string;
+  messages?: never;
+}
+
+/** What chat.cmd.complete, chat.stream.complete and chat.query.count-prompt run: a chat request or a raw completion. */
+export type TextCompletionParams = ChatCompletionParams | RawCompletionParams;
+
+export const isRawCompletion = (params: TextCompletionParams): params is RawCompletionParams => typeof params.prompt === 'string';

@@ -3,7 +3,7 @@ import { requestBillingSchema } from '../billing/message-schemas';
 import { characterSlugSchema } from '../characters/schemas';
 import { callerContextSchema } from '../schemas/caller';
 import { modelIdSchema, streamOpenRequestSchema } from '../schemas/wire';
-import { WEB_SEARCH_MODES } from './svc-parameters';
+import { rawPromptRefusals, WEB_SEARCH_MODES } from './svc-parameters';
 import { WEB_CONTEXT_MAX_BYTES } from './subjects';
 
 // Pieces of the chat request, shared by the gateway's `POST /chat/completions` body and the
@@ -104,10 +104,9 @@ const chatMessageSchema = z.looseObject({
   tool_call_id: z.string().min(1).optional(),
 });
 
-/** `ChatCompletionParams`: what the gateway made of the body (nulls dropped, suffix merged, model resolved). */
-export const chatCompletionParamsSchema = z.looseObject({
+/** What every text request sets besides its prompt (`TextGenerationParams`). */
+const textGenerationShape = {
   model: modelIdSchema,
-  messages: z.array(chatMessageSchema).min(1),
   max_tokens: z.number().int().positive().optional(),
   temperature: z.number().min(0).max(2).optional(),
   top_p: z.number().gt(0).max(1).optional(),
@@ -120,19 +119,55 @@ export const chatCompletionParamsSchema = z.looseObject({
   fallbacks: z.array(modelIdSchema).max(4).optional(),
   stream: z.boolean().optional(),
   svc_parameters: effectiveSvcParametersSchema.optional(),
+};
+
+/** `ChatCompletionParams`: what the gateway made of the body (nulls dropped, suffix merged, model resolved). */
+export const chatCompletionParamsSchema = z.looseObject({
+  ...textGenerationShape,
+  messages: z.array(chatMessageSchema).min(1),
+  prompt: z.undefined({ message: 'a request has messages or a prompt, not both' }).optional(),
 });
+
+const notWithRawPrompt = (what: string) => z.undefined({ message: `${what} a chat template, which a raw prompt does not have` }).optional();
+
+/** `RawCompletionParams`: the prompt, continued as it is; nothing that needs a chat template. */
+export const rawCompletionParamsSchema = z
+  .looseObject({
+    ...textGenerationShape,
+    prompt: z.string().min(1),
+    messages: z.undefined({ message: 'a request has messages or a prompt, not both' }).optional(),
+    tools: notWithRawPrompt('tools need'),
+    tool_choice: notWithRawPrompt('tool_choice needs'),
+  })
+  .superRefine((params, ctx) => {
+    for (const { name, message } of rawPromptRefusals(params.svc_parameters)) ctx.addIssue({ code: 'custom', path: ['svc_parameters', name], message });
+  });
+
+/**
+ * `TextCompletionParams`: a request with a `prompt` is a raw completion, any other a chat request.
+ * Each is checked by its own schema (not a union's), so a refusal names the field.
+ */
+export const textCompletionParamsSchema = z
+  .unknown()
+  .transform((value, ctx): z.output<typeof chatCompletionParamsSchema> | z.output<typeof rawCompletionParamsSchema> => {
+    const raw = typeof value === 'object' && value !== null && (value as { prompt?: unknown }).prompt !== undefined;
+    const parsed = (raw ? rawCompletionParamsSchema : chatCompletionParamsSchema).safeParse(value);
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    return z.NEVER;
+  });
 
 /** `chat.cmd.complete` (CompleteChatRequest). */
 export const completeChatRequestSchema = z.looseObject({
   caller: callerContextSchema,
-  params: chatCompletionParamsSchema,
+  params: textCompletionParamsSchema,
   billing: requestBillingSchema.optional(),
   webContextMaxBytes: z.number().int().nonnegative().max(WEB_CONTEXT_MAX_BYTES).optional(),
 });
 /** `chat.query.count-prompt` (CountPromptRequest). */
 export const countPromptRequestSchema = z.looseObject({
   caller: callerContextSchema,
-  params: chatCompletionParamsSchema,
+  params: textCompletionParamsSchema,
 });
 /** `chat.stream.complete` (StreamChatRequest). */
 export const streamChatRequestSchema = completeChatRequestSchema.extend({ stream: streamOpenRequestSchema });

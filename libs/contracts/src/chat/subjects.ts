@@ -1,9 +1,15 @@
 import { RequestBilling } from '../billing/subjects';
 import { CallerContext } from '../services';
 import { StreamOpenReply, StreamOpenRequest } from '../stream/frames';
-import { ChatCompletionParams } from './chat-request';
+import { TextCompletionParams } from './chat-request';
 import { ChatCompletion } from './chat-response';
 
+/**
+ * COMPLETE, STREAM and COUNT_PROMPT carry a chat request or, since raw completions, a raw prompt
+ * (`params.prompt`, RawCompletionParams). That payload is one an earlier chat service refuses (its
+ * schema requires `messages`: a 400) rather than misreads, and every chat request is as it was, so
+ * the subjects kept their version (README.md, "Rules").
+ */
 export const CHAT = {
   COMPLETE: 'chat.cmd.complete.v1',
   /** Opens a token stream; frames follow on the caller's inbox (docs/streaming-protocol.md). */
@@ -35,7 +41,7 @@ export interface PromptBudgetReply {
 
 export interface CompleteChatRequest {
   caller: CallerContext;
-  params: ChatCompletionParams;
+  params: TextCompletionParams;
   /** Present when the gateway reserved credit: the chat service settles it with exact counts. */
   billing?: RequestBilling;
   /**
@@ -52,14 +58,15 @@ export interface StreamChatRequest extends CompleteChatRequest {
 
 export interface CountPromptRequest {
   caller: CallerContext;
-  params: ChatCompletionParams;
+  params: TextCompletionParams;
 }
 
 export interface CountPromptReply {
   /**
    * The prompt's tokens for the requested model as its engine counts them when it runs the
    * request: the service's system prompt, the persona, the tool descriptions and the chat template
-   * included, and the web context when the request asks for one (searched for the count). Null
+   * included, and the web context when the request asks for one (searched for the count); a raw
+   * prompt's tokens as it is run (its begin-of-text token included, no template). Null
    * when the model's engine cannot count exactly (an upstream without a tokenizer, or fallbacks).
    */
   promptTokens: number | null;

@@ -56,3 +56,28 @@ export const WEB_FEATURE_PARAMETERS = [
   'include_search_results_in_stream',
   'return_search_results_as_documents',
 ] as const satisfies readonly SvcParameterName[];
+
+/** A svc_parameter a raw prompt refuses, and why. */
+export interface RawPromptRefusal {
+  name: SvcParameterName;
+  message: string;
+}
+
+/**
+ * The svc_parameters that add text to a prompt, each as (part of) a system message: a raw prompt
+ * (`RawCompletionParams`, POST /completions) is run as it is, with no chat template and so no
+ * system message, so each one asked for is refused, saying why. Those that only act on the output
+ * (`strip_thinking_response`) or on search results (citations, documents) are left alone.
+ */
+export function rawPromptRefusals(svc: Partial<SvcParameters> | undefined): RawPromptRefusal[] {
+  const refusals: RawPromptRefusal[] = [];
+  const refuse = (name: SvcParameterName, what: string, hint = '') =>
+    refusals.push({ name, message: `${what}, which a raw prompt (run with no chat template) cannot take${hint}` });
+  if (svc?.include_svc_system_prompt) refuse('include_svc_system_prompt', "the service's system prompt goes in a system message");
+  if (svc?.character_slug) refuse('character_slug', "a character's persona goes in a system message");
+  if (svc?.disable_thinking)
+    refuse('disable_thinking', 'its instruction goes in a system message', '; strip_thinking_response removes think blocks from the text');
+  if (svc?.enable_web_search !== undefined && svc.enable_web_search !== 'off') refuse('enable_web_search', 'the search results go in a system message');
+  if (svc?.enable_web_scraping) refuse('enable_web_scraping', 'the scraped pages go in a system message');
+  return refusals;
+}

@@ -58,6 +58,39 @@ describe('FakeOpenAiUpstream', () => {
     expect(raw).not.toContain('"usage"');
   });
 
+  it('continues a raw prompt on the legacy /v1/completions, plain and streamed, with legacy logprobs and honest usage', async () => {
+    const completion = await client.completions.create({ model: 'm', prompt: 'Once upon a time', max_tokens: 3, logprobs: 2 });
+    expect(completion).toMatchObject({ object: 'text_completion', model: 'm', usage: { prompt_tokens: 4, completion_tokens: 3, total_tokens: 7 } });
+    expect(completion.choices[0]).toMatchObject({ text: 'tok0 tok1 tok2', finish_reason: 'length' });
+    expect(completion.choices[0].logprobs).toEqual({
+      tokens: ['tok0', ' tok1', ' tok2'],
+      token_logprobs: [-0.25, -0.5, -0.75],
+      top_logprobs: [
+        { tok0: -0.25, ' alt0': -1.25 },
+        { ' tok1': -0.5, ' alt0': -1.5 },
+        { ' tok2': -0.75, ' alt0': -1.75 },
+      ],
+      text_offset: [16, 20, 25],
+    });
+    expect(upstream.requests.at(-1)!.path).toBe('/v1/completions');
+
+    const stream = await client.completions.create({ model: 'm', prompt: 'Once upon a time', stream: true, stream_options: { include_usage: true } });
+    const chunks: OpenAI.Completion[] = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    expect(chunks.map((c) => c.choices[0]?.text ?? '').join('')).toBe('tok0 tok1 tok2 tok3');
+    expect(chunks.at(-2)!.choices[0].finish_reason).toBe('stop');
+    expect(chunks.at(-1)!.usage).toEqual({ prompt_tokens: 4, completion_tokens: 4, total_tokens: 8 });
+    const refused = await fetch(`${running.baseUrl}/completions`, { method: 'POST', body: JSON.stringify({ model: 'm', prompt: ['a', 'b'] }) });
+    expect(refused.status).toBe(400);
+  });
+
+  it('counts a raw prompt on its tokenizers as its completions count it', async () => {
+    const tokenize = async (body: object) =>
+      (await (await fetch(`${running.url}/tokenize`, { method: 'POST', body: JSON.stringify(body) })).json()) as { count?: number; tokens: number[] };
+    expect((await tokenize({ model: 'm', prompt: 'Once upon a time', add_special_tokens: true })).count).toBe(4);
+    expect((await tokenize({ content: 'Once upon a time', add_special: true })).tokens).toHaveLength(4);
+  });
+
   it('lists its models', async () => {
     upstream.configure({ models: ['a', 'b'] });
     const page = await client.models.list();

@@ -8,11 +8,19 @@ import {
   completionBody,
   countPromptBytes,
   countPromptWords,
+  countTextPrompt,
   errorBody,
+  FinishReason,
   parseChatRequest,
+  parseTextCompletionRequest,
   SSE_DONE,
   sseEvent,
+  textChunkEvent,
+  textCompletionBody,
+  TextCompletionRequest,
+  textLogprobs,
   tokenText,
+  Usage,
   usageOf,
 } from './synthetic-completion';
 import { moderationBody } from './synthetic-moderation';
@@ -29,9 +37,30 @@ export interface RunningFakeUpstream {
 /** What this server's /apply-template puts before the messages (llama.cpp's endpoints, faked). */
 const FAKE_TEMPLATE = '<fake-chat-template>';
 
+/** How one answer is written: a chat completion, or a legacy text completion (the same tokens, usage and failures). */
+interface AnswerShape {
+  body(meta: CompletionMeta, tokens: number, finish: FinishReason, usage: Usage): object;
+  /** The events before the first token's (the chat role chunk), '' for none. */
+  opening(meta: CompletionMeta): string;
+  token(meta: CompletionMeta, i: number): string;
+  finish(meta: CompletionMeta, finish: FinishReason): string;
+  usage(meta: CompletionMeta, usage: Usage): string;
+  truncated(meta: CompletionMeta): string;
+}
+
+/** What an answer needs of its request, whichever API it came to. */
+interface AnswerRequest {
+  model: string;
+  stream: boolean;
+  includeUsage: boolean;
+  maxTokens?: number;
+  promptTokens: number;
+}
+
 /**
  * A local OpenAI chat-completions server for adapter tests and benchmarks: `POST /v1/chat/completions`
- * (JSON or SSE), `GET /v1/models`, vLLM's `POST /tokenize` and llama.cpp's `POST /apply-template`
+ * and the legacy `POST /v1/completions` (a raw prompt; JSON or SSE, legacy `logprobs`), `GET
+ * /v1/models`, vLLM's `POST /tokenize` (messages or a prompt) and llama.cpp's `POST /apply-template`
  * and `POST /tokenize` (the same prompt count as the completions' usage), `POST /v1/moderations`
  * (synthetic-moderation.ts), configurable timing and failures, and a record of what it received.
  * A protocol test double: its text is synthetic ("tok0 tok1 ...") and it never serves a real model.
@@ -133,20 +162,21 @@ export class FakeOpenAiUpstream {
       return sendJson(res, 200, { prompt: `${FAKE_TEMPLATE}${JSON.stringify(messages)}` });
     }
     if (path === '/tokenize' && typeof (record.body as { content?: unknown } | null)?.content === 'string') {
-      // llama.cpp server's: the tokens of a text (here, of a prompt its /apply-template wrote).
+      // llama.cpp server's: the tokens of a text (a prompt its /apply-template wrote, or a raw prompt as /v1/completions counts it).
       if (req.method !== 'POST') return sendJson(res, 405, errorBody(`Method ${req.method} not allowed.`, 'invalid_request_error', null));
       const content = (record.body as { content: string }).content;
-      if (!content.startsWith(FAKE_TEMPLATE)) return sendJson(res, 400, errorBody('content was not templated by this server.', 'invalid_request_error', null));
-      const messages = JSON.parse(content.slice(FAKE_TEMPLATE.length)) as unknown[];
-      const count = this.options.promptTokens === 'bytes' ? countPromptBytes(messages, undefined) : countPromptWords(messages);
+      const count = content.startsWith(FAKE_TEMPLATE)
+        ? this.countMessages(JSON.parse(content.slice(FAKE_TEMPLATE.length)) as unknown[])
+        : this.countText(content);
       return sendJson(res, 200, { tokens: Array.from({ length: count }, (_, i) => i % 32_000) });
     }
     if (path === '/tokenize') {
-      // vLLM's: the prompt's tokens for chat messages, counted as the completions' usage counts them.
+      // vLLM's: the prompt's tokens for chat messages or a raw prompt, counted as the completions' usage counts them.
       if (req.method !== 'POST') return sendJson(res, 405, errorBody(`Method ${req.method} not allowed.`, 'invalid_request_error', null));
-      const messages = (record.body as { messages?: unknown } | null)?.messages;
-      if (!Array.isArray(messages)) return sendJson(res, 400, errorBody('messages is required.', 'invalid_request_error', null));
-      const count = this.options.promptTokens === 'bytes' ? countPromptBytes(messages, undefined) : countPromptWords(messages);
+      const { messages, prompt } = (record.body ?? {}) as { messages?: unknown; prompt?: unknown };
+      if (!Array.isArray(messages) && typeof prompt !== 'string')
+        return sendJson(res, 400, errorBody('messages or prompt is required.', 'invalid_request_error', null));
+      const count = typeof prompt === 'string' ? this.countText(prompt) : this.countMessages(messages as unknown[]);
       return sendJson(res, 200, { count, max_model_len: 32_768, tokens: Array.from({ length: count }, (_, i) => i % 32_000) });
     }
     if (path === '/v1/chat/completions') {
@@ -157,6 +187,12 @@ export class FakeOpenAiUpstream {
       const chat = parseChatRequest(record.body);
       if (typeof chat === 'string') return sendJson(res, 400, errorBody(chat, 'invalid_request_error', null));
       return this.chat(req, res, record, chat);
+    }
+    if (path === '/v1/completions') {
+      if (req.method !== 'POST') return sendJson(res, 405, errorBody(`Method ${req.method} not allowed.`, 'invalid_request_error', null));
+      const text = parseTextCompletionRequest(record.body);
+      if (typeof text === 'string') return sendJson(res, 400, errorBody(text, 'invalid_request_error', null));
+      return this.textCompletion(req, res, record, text);
     }
     if (path === '/v1/moderations') {
       // Test-only: flags what a text marks with `[flag:<category>]` (synthetic-moderation.ts), judges nothing.
@@ -195,7 +231,56 @@ export class FakeOpenAiUpstream {
     return this.options.failure;
   }
 
+  private countMessages(messages: unknown[]): number {
+    return this.options.promptTokens === 'bytes' ? countPromptBytes(messages, undefined) : countPromptWords(messages);
+  }
+
+  private countText(prompt: string): number {
+    return countTextPrompt(prompt, this.options.promptTokens);
+  }
+
   private chat(req: IncomingMessage, res: ServerResponse, record: RecordedRequest, chat: ChatRequest): void {
+    const incl = chat.includeUsage;
+    const promptTokens = this.options.promptTokens === 'bytes' ? countPromptBytes(chat.messages, chat.tools) : countPromptWords(chat.messages);
+    this.answer(
+      req,
+      res,
+      record,
+      { ...chat, promptTokens },
+      {
+        body: completionBody,
+        opening: (meta) => chunkEvent(meta, { role: 'assistant', content: '', refusal: null }, null, incl),
+        token: (meta, i) => chunkEvent(meta, { content: tokenText(i) }, null, incl),
+        finish: (meta, finish) => chunkEvent(meta, {}, finish, incl),
+        usage: (meta, usage) => chunkEvent(meta, null, null, true, usage),
+        truncated: truncatedJson,
+      },
+    );
+  }
+
+  /** The legacy completions API: the prompt continued, with `logprobs: k` in its legacy shape (text_offset from the prompt's end). */
+  private textCompletion(req: IncomingMessage, res: ServerResponse, record: RecordedRequest, text: TextCompletionRequest): void {
+    const incl = text.includeUsage;
+    const k = text.logprobs;
+    const logprobs = (tokens: number, from = 0) => (k === undefined ? null : textLogprobs(tokens, k, text.prompt.length, from));
+    this.answer(
+      req,
+      res,
+      record,
+      { ...text, promptTokens: this.countText(text.prompt) },
+      {
+        body: (meta, tokens, finish, usage) => textCompletionBody(meta, tokens, finish, usage, logprobs(tokens)),
+        opening: () => '',
+        token: (meta, i) => textChunkEvent(meta, tokenText(i), null, incl, logprobs(i + 1, i)),
+        finish: (meta, finish) => textChunkEvent(meta, '', finish, incl),
+        usage: (meta, usage) => textChunkEvent(meta, null, null, true, null, usage),
+        truncated: (meta) => `{"id":"${meta.id}","object":"text_completion","choices":[{"index":0,"te`,
+      },
+    );
+  }
+
+  /** One answer of either API: its failure, if configured, else its tokens, plain or streamed, with usage. */
+  private answer(req: IncomingMessage, res: ServerResponse, record: RecordedRequest, request: AnswerRequest, shape: AnswerShape): void {
     const failure = this.takeFailure();
     switch (failure) {
       case 'http-500':
@@ -207,7 +292,7 @@ export class FakeOpenAiUpstream {
         record.outcome = 'hung';
         return;
       case 'drop-mid-stream':
-        if (!chat.stream) {
+        if (!request.stream) {
           record.outcome = 'dropped';
           req.socket.destroy();
           return;
@@ -218,32 +303,30 @@ export class FakeOpenAiUpstream {
         break;
     }
     const { completionTokens } = this.options;
-    const tokens = Math.min(completionTokens, chat.maxTokens ?? completionTokens);
+    const tokens = Math.min(completionTokens, request.maxTokens ?? completionTokens);
     const finish = tokens < completionTokens ? 'length' : 'stop';
-    const prompt = this.options.promptTokens === 'bytes' ? countPromptBytes(chat.messages, chat.tools) : countPromptWords(chat.messages);
-    const usage = usageOf(prompt, tokens);
-    const meta: CompletionMeta = { id: `chatcmpl-fake-${++this.completions}`, created: Math.floor(Date.now() / 1000), model: chat.model };
+    const usage = usageOf(request.promptTokens, tokens);
+    const meta: CompletionMeta = { id: `chatcmpl-fake-${++this.completions}`, created: Math.floor(Date.now() / 1000), model: request.model };
 
-    if (!chat.stream) {
+    if (!request.stream) {
       const delay = tokens === 0 ? this.options.firstTokenDelayMs : this.options.firstTokenDelayMs + this.options.tokenDelayMs * (tokens - 1);
       return this.after(res, delay, () => {
-        if (failure === 'malformed-json') return sendText(res, 200, 'application/json', truncatedJson(meta));
-        sendJson(res, 200, completionBody(meta, tokens, finish, usage));
+        if (failure === 'malformed-json') return sendText(res, 200, 'application/json', shape.truncated(meta));
+        sendJson(res, 200, shape.body(meta, tokens, finish, usage));
       });
     }
 
     // Streaming: the role chunk goes with the first token, so the first body byte marks the first token.
-    const incl = chat.includeUsage;
-    const events = Array.from({ length: tokens }, (_, i) => chunkEvent(meta, { content: tokenText(i) }, null, incl));
-    if (failure === 'malformed-json') events.splice(Math.min(1, tokens), 0, sseEvent(truncatedJson(meta)));
+    const events = Array.from({ length: tokens }, (_, i) => shape.token(meta, i));
+    if (failure === 'malformed-json') events.splice(Math.min(1, tokens), 0, sseEvent(shape.truncated(meta)));
     const drop = failure === 'drop-mid-stream';
     if (drop) events.length = Math.min(tokens, this.options.dropAfterTokens ?? Math.floor(tokens / 2));
     else {
-      const tail = chunkEvent(meta, {}, finish, incl) + (incl ? chunkEvent(meta, null, null, true, usage) : '') + SSE_DONE;
+      const tail = shape.finish(meta, finish) + (request.includeUsage ? shape.usage(meta, usage) : '') + SSE_DONE;
       if (events.length > 0) events[events.length - 1] += tail;
       else events.push(tail);
     }
-    const role = chunkEvent(meta, { role: 'assistant', content: '', refusal: null }, null, incl);
+    const role = shape.opening(meta);
     // One write per token when paced; otherwise the whole answer in one write.
     const writes = this.options.tokenDelayMs > 0 ? [role + (events.shift() ?? ''), ...events] : [role + events.join('')];
 

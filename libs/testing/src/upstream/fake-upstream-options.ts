@@ -1,5 +1,5 @@
 /**
- * How a chat-completions request fails on purpose.
+ * How a chat-completions (or legacy completions) request fails on purpose.
  * - `http-500`, `http-429`: an OpenAI-shaped error body with that status (429 carries `retry-after`).
  * - `hang`: the request is read and never answered (until the client gives up or `close()`).
  * - `malformed-json`: a 200 whose JSON body is cut short; when streaming, one event is not JSON.
@@ -22,7 +22,7 @@ export interface FakeUpstreamOptions {
   firstTokenDelayMs?: number;
   /** Milliseconds between tokens after the first. Default 0. */
   tokenDelayMs?: number;
-  /** Default `none`. Applies to `POST /v1/chat/completions` only. */
+  /** Default `none`. Applies to `POST /v1/chat/completions` and `POST /v1/completions` only. */
   failure?: FailureMode;
   /** Fail only the next N chat requests, then answer normally (retry tests). Default: every request. */
   failureTimes?: number;

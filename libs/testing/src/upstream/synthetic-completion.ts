@@ -1,6 +1,7 @@
 /**
  * The fake upstream's deterministic, obviously synthetic output ("tok0 tok1 ..."), shaped like
- * OpenAI chat-completions objects. Pure functions, so the wire format is testable without a socket.
+ * OpenAI chat-completions objects, or legacy (raw-text) completions objects. Pure functions, so
+ * the wire format is testable without a socket.
  */
 
 export interface ChatRequest {
@@ -11,6 +12,17 @@ export interface ChatRequest {
   /** `max_completion_tokens`, else `max_tokens`; undefined when neither is a positive integer. */
   maxTokens?: number;
   tools?: unknown;
+}
+
+/** A legacy `POST /v1/completions` request: a raw prompt the model continues. */
+export interface TextCompletionRequest {
+  model: string;
+  prompt: string;
+  stream: boolean;
+  includeUsage: boolean;
+  maxTokens?: number;
+  /** `logprobs: k`: the sampled token's log probability and k alternatives, per token. */
+  logprobs?: number;
 }
 
 export interface CompletionMeta {
@@ -43,6 +55,30 @@ export function parseChatRequest(body: unknown): ChatRequest | string {
     maxTokens: limit,
     ...(b.tools !== undefined ? { tools: b.tools } : {}),
   };
+}
+
+/** Validates a legacy completions body (one text prompt); returns an error message when invalid. */
+export function parseTextCompletionRequest(body: unknown): TextCompletionRequest | string {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return 'The request body must be a JSON object.';
+  const b = body as Record<string, unknown>;
+  if (typeof b.model !== 'string' || b.model === '') return "'model' is required.";
+  if (typeof b.prompt !== 'string') return "'prompt' must be a string.";
+  if (b.echo === true || (typeof b.suffix === 'string' && b.suffix !== '')) return 'echo and suffix are not supported by this fake.';
+  const limit = Number.isInteger(b.max_tokens) && (b.max_tokens as number) > 0 ? (b.max_tokens as number) : undefined;
+  const streamOptions = b.stream_options as { include_usage?: unknown } | undefined;
+  return {
+    model: b.model,
+    prompt: b.prompt,
+    stream: b.stream === true,
+    includeUsage: streamOptions?.include_usage === true,
+    maxTokens: limit,
+    ...(Number.isInteger(b.logprobs) ? { logprobs: b.logprobs as number } : {}),
+  };
+}
+
+/** A raw prompt's tokens, counted as a chat message's content is (words, or UTF-8 bytes). */
+export function countTextPrompt(prompt: string, by: 'words' | 'bytes'): number {
+  return by === 'bytes' ? Buffer.byteLength(prompt, 'utf8') : countWords(prompt);
 }
 
 /** A rough prompt token count: whitespace-separated words in every text part of every message. */
@@ -130,4 +166,59 @@ export const SSE_DONE = sseEvent('[DONE]');
 /** An OpenAI-shaped error body. */
 export function errorBody(message: string, type: string, code: string | null): object {
   return { error: { message, type, param: null, code } };
+}
+
+/**
+ * Legacy log probabilities of the first `tokens` tokens: each sampled with log probability
+ * -0.25 (i + 1), its `alternatives` alternatives after it; `text_offset` from the prompt's end,
+ * as OpenAI counts it.
+ */
+export function textLogprobs(tokens: number, alternatives: number, promptLength: number, from = 0): object {
+  const indexes = Array.from({ length: tokens - from }, (_, i) => from + i);
+  const logprob = (i: number) => -0.25 * (i + 1);
+  const offsets = indexes.map((i) => promptLength + completionText(i).length);
+  return {
+    tokens: indexes.map(tokenText),
+    token_logprobs: indexes.map(logprob),
+    top_logprobs: indexes.map((i) =>
+      Object.fromEntries(
+        [[tokenText(i), logprob(i)], ...Array.from({ length: alternatives }, (_, k) => [` alt${k}`, logprob(i) - 1 - k])].slice(0, alternatives),
+      ),
+    ),
+    text_offset: offsets,
+  };
+}
+
+/** A `text_completion` object (a legacy completions answer, not streamed). */
+export function textCompletionBody(meta: CompletionMeta, tokens: number, finishReason: FinishReason, usage: Usage, logprobs: object | null): object {
+  return {
+    id: meta.id,
+    object: 'text_completion',
+    created: meta.created,
+    model: meta.model,
+    system_fingerprint: 'fake-upstream',
+    choices: [{ text: completionText(tokens), index: 0, logprobs, finish_reason: finishReason }],
+    usage,
+  };
+}
+
+/** One streamed `text_completion` chunk as an SSE event (`choices: []` with the usage, when given). */
+export function textChunkEvent(
+  meta: CompletionMeta,
+  text: string | null,
+  finishReason: FinishReason | null,
+  includeUsage: boolean,
+  logprobs: object | null = null,
+  usage?: Usage,
+): string {
+  const chunk: Record<string, unknown> = {
+    id: meta.id,
+    object: 'text_completion',
+    created: meta.created,
+    model: meta.model,
+    system_fingerprint: 'fake-upstream',
+    choices: text === null ? [] : [{ text, index: 0, logprobs, finish_reason: finishReason }],
+  };
+  if (includeUsage) chunk.usage = usage ?? null;
+  return sseEvent(JSON.stringify(chunk));
 }

@@ -1,6 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ModelDefinition } from '@svc/catalog';
-import { ChatCompletionParams, ChatMessage, PromptBudgetReply, promptBudgetOf, SVC_PARAMETER_DEFAULTS, SvcParameters } from '@svc/contracts';
+import {
+  ChatCompletionParams,
+  ChatMessage,
+  PromptBudgetReply,
+  promptBudgetOf,
+  SVC_PARAMETER_DEFAULTS,
+  SvcParameters,
+  TextCompletionParams,
+} from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { CharactersService } from '../../characters/characters.service';
 import { CHAT_CONFIG, ChatConfig } from '../../config';
@@ -28,7 +36,7 @@ export class SvcParametersApplier {
   ) {}
 
   /** The effective parameters: the gateway sends them resolved; other callers get the defaults. */
-  parametersOf(params: ChatCompletionParams): SvcParameters {
+  parametersOf(params: TextCompletionParams): SvcParameters {
     return params.svc_parameters ?? { ...SVC_PARAMETER_DEFAULTS };
   }
 
@@ -48,13 +56,13 @@ export class SvcParametersApplier {
     return promptBudgetOf(this.config.SVC_SYSTEM_PROMPT, this.config.SVC_NO_THINK_INSTRUCTION);
   }
 
-  outputFilter(params: ChatCompletionParams): OutputFilter {
+  outputFilter(params: TextCompletionParams): OutputFilter {
     const svc = this.parametersOf(params);
     return svc.strip_thinking_response || svc.disable_thinking ? new ThinkStripper() : PASS_THROUGH;
   }
 
   /** The whole text through a fresh filter (non-streaming answers). */
-  filterText(params: ChatCompletionParams, text: string): string {
+  filterText(params: TextCompletionParams, text: string): string {
     const filter = this.outputFilter(params);
     return filter.push(text) + filter.flush();
   }

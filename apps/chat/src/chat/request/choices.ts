@@ -1,5 +1,5 @@
 import { ModelDefinition } from '@svc/catalog';
-import { ChatCompletionParams } from '@svc/contracts';
+import { TextCompletionParams } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { timeEngineRequest } from '@svc/messaging';
 import { traceEngine } from '@svc/tracing';
@@ -42,7 +42,7 @@ const fallsBack = (err: unknown): boolean => err instanceof AnswerMismatchError 
  * error, or whose answer missed its schema twice, passes the request to the next; other
  * validation errors and failures after output do not.
  */
-export async function generateChoices(candidates: Candidate[], params: ChatCompletionParams, signal: AbortSignal, events: ChoiceEvents = {}): Promise<Choices> {
+export async function generateChoices(candidates: Candidate[], params: TextCompletionParams, signal: AbortSignal, events: ChoiceEvents = {}): Promise<Choices> {
   const n = params.n ?? 1;
   let lastError: unknown;
   for (const [position, candidate] of candidates.entries()) {

@@ -1,6 +1,6 @@
 import { ModelDefinition } from '@svc/catalog';
-import { ChatCompletionParams, ToolDefinition } from '@svc/contracts';
-import { GenerateRequest, OutputConstraint } from '../../engines/engine';
+import { isRawCompletion, TextCompletionParams, ToolDefinition } from '@svc/contracts';
+import { GenerateRequest, OutputConstraint, PromptInput } from '../../engines/engine';
 import { capable, checkContentParts, fieldError } from './content-parts';
 import { toGrammarSchema } from './json-schema-subset';
 import { schemaValidator } from './schema-check';
@@ -10,10 +10,12 @@ export const DEFAULT_MAX_TOKENS = 512;
 /**
  * Validates the request features against the model (catalog capabilities, cross-field rules) and
  * maps them onto an engine request. Throws a 400 DetailedError naming the field.
- * `max_tokens` is capped by the model's maxCompletionTokens (default 512).
+ * `max_tokens` is capped by the model's maxCompletionTokens (default 512). A raw prompt goes to the
+ * engine as it is (its message schema refused what needs a chat template: tools, system additions).
  */
-export function toGenerateRequest(model: ModelDefinition, params: ChatCompletionParams, signal: AbortSignal): GenerateRequest {
-  checkContentParts(model, params.messages);
+export function toGenerateRequest(model: ModelDefinition, params: TextCompletionParams, signal: AbortSignal): GenerateRequest {
+  const input: PromptInput = isRawCompletion(params) ? { prompt: params.prompt } : { messages: params.messages };
+  if (input.messages) checkContentParts(model, input.messages);
   checkTools(model, params);
   if (params.top_logprobs !== undefined && !params.logprobs) throw fieldError(['top_logprobs'], 'top_logprobs requires logprobs: true.');
   if (params.logprobs && !capable(model, 'supportsLogProbs'))
@@ -21,7 +23,7 @@ export function toGenerateRequest(model: ModelDefinition, params: ChatCompletion
   if ((params.n ?? 1) > 1 && params.tools?.length) throw fieldError(['n'], 'n > 1 cannot be combined with tools.');
   const cap = model.maxCompletionTokens ?? DEFAULT_MAX_TOKENS;
   return {
-    messages: params.messages,
+    ...input,
     maxTokens: Math.min(params.max_tokens ?? cap, cap),
     temperature: params.temperature,
     topP: params.top_p,
@@ -45,7 +47,7 @@ export function toGenerateRequest(model: ModelDefinition, params: ChatCompletion
   };
 }
 
-function checkTools(model: ModelDefinition, params: ChatCompletionParams): void {
+function checkTools(model: ModelDefinition, params: TextCompletionParams): void {
   const tools = params.tools ?? [];
   const choice = params.tool_choice;
   if (choice !== undefined && choice !== 'none' && tools.length === 0) throw fieldError(['tool_choice'], 'tool_choice needs tools.');
@@ -57,7 +59,8 @@ function checkTools(model: ModelDefinition, params: ChatCompletionParams): void 
     if (names.has(t.function.name)) throw fieldError(['tools', i, 'function', 'name'], `Duplicate tool name ${t.function.name}.`);
     names.add(t.function.name);
   });
-  const usesTools = tools.length > 0 || params.messages.some((m) => m.role === 'tool' || m.tool_calls?.length);
+  if (tools.length > 0 && isRawCompletion(params)) throw fieldError(['tools'], 'tools need a chat template, which a raw prompt does not have.');
+  const usesTools = tools.length > 0 || (params.messages ?? []).some((m) => m.role === 'tool' || m.tool_calls?.length);
   if (usesTools && !capable(model, 'supportsFunctionCalling')) {
     throw fieldError(
       ['tools'],
@@ -85,7 +88,7 @@ function checkSchema(schema: Record<string, unknown>, path: Array<string | numbe
 
 const embedded = (model: ModelDefinition): boolean => model.engine.kind === 'embedded-llama';
 
-function outputConstraint(model: ModelDefinition, params: ChatCompletionParams): OutputConstraint | undefined {
+function outputConstraint(model: ModelDefinition, params: TextCompletionParams): OutputConstraint | undefined {
   const format = params.response_format;
   if (!format || format.type === 'text') return undefined;
   if (!capable(model, 'supportsResponseSchema')) {

@@ -19,7 +19,8 @@ type Check = (result: GenerateResult) => Miss | undefined;
  */
 export async function runGeneration(engine: TextEngine, request: GenerateRequest, onText?: OnText): Promise<GenerateResult> {
   if (engine.kind !== 'embedded') return engine.generate(request, onText);
-  if (!request.tools?.length) {
+  // Tools come with messages only (a raw prompt refuses them): they are described in a system message.
+  if (!request.tools?.length || !request.messages) {
     const check = answerCheck(request);
     // A streamed answer has reached the client as it was made: nothing to take back or retry.
     return check && !onText ? checked((attempt) => engine.generate(reseed(request, attempt)), check) : engine.generate(request, onText);

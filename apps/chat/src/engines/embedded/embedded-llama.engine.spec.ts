@@ -1,4 +1,5 @@
 import { EmbeddedLlamaEngine, toWorkerMessages } from './embedded-llama.engine';
+import { workerPrompt } from './generate-message';
 
 describe('toWorkerMessages', () => {
   it('maps the OpenAI roles onto system, user and assistant', () => {
@@ -19,6 +20,13 @@ describe('toWorkerMessages', () => {
       { role: 'user', content: 'Result of tool call call_1: t' },
       { role: 'assistant', content: '{"name":"f","arguments":{"x":1}}' },
     ]);
+  });
+});
+
+describe('workerPrompt', () => {
+  it('sends a raw prompt as its text (the worker tokenizes it as it is) and messages for the chat template', () => {
+    expect(workerPrompt('Once upon a time')).toEqual({ prompt: 'Once upon a time' });
+    expect(workerPrompt([{ role: 'developer', content: 'd' }])).toEqual({ messages: [{ role: 'system', content: 'd' }] });
   });
 });
 

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { ChatMessage } from '@svc/contracts';
 import { DomainError, ErrorCode } from '@svc/errors';
 import { createLogger } from '@svc/logging';
 import { GenerateRequest, GenerateResult, OnText, TextEngine } from '../engine';
@@ -8,7 +9,7 @@ import { contextLengthExceeded } from '../context-length';
 import { abortable } from './abortable';
 import { abortError, engineClosedError, engineCrashedError, engineUnavailableError } from './engine-errors';
 import { EMBEDDED_ENGINE_DEFAULTS, EmbeddedLlamaEngineOptions, EngineLogger } from './engine-options';
-import { toWorkerMessages, workerFeatures } from './generate-message';
+import { workerFeatures, workerPrompt } from './generate-message';
 import { emitText, Generation, settleError, settleResult } from './generation';
 import { DoneMessage, FailedMessage, TextMessage } from './ipc-messages';
 import { SlotQueue } from './slot-queue';
@@ -29,7 +30,8 @@ const PIECE_WINDOW = 16;
  * `maxParallel` wait in a bounded FIFO queue (SlotQueue).
  *
  * - Prompt: the model's chat template via node-llama-cpp's chat wrapper. A trailing assistant
- *   message is continued (prefill); otherwise a new assistant turn is opened.
+ *   message is continued (prefill); otherwise a new assistant turn is opened. A raw prompt
+ *   (POST /completions) is tokenized as it is, with the model's begin-of-text token, and continued.
  * - Sampling: temperature and top_p default to OpenAI's 1; top_k stays node-llama-cpp's 40.
  * - Counts: exact model tokens; completionTokens excludes the end-of-turn token, and for a stop
  *   string counts up to the token that completed it.
@@ -93,8 +95,8 @@ export class EmbeddedLlamaEngine implements TextEngine {
     }
   }
 
-  /** The prompt's tokens under the model's chat template, from the worker (exactly what `generate` counts). */
-  async countPromptTokens(messages: GenerateRequest['messages']): Promise<number | null> {
+  /** The prompt's tokens (messages under the model's chat template, or raw text), from the worker: exactly what `generate` counts. */
+  async countPromptTokens(prompt: ChatMessage[] | string): Promise<number | null> {
     if (this.closed) return null;
     await this.workers.ensure();
     const worker = this.workers.current;
@@ -102,7 +104,7 @@ export class EmbeddedLlamaEngine implements TextEngine {
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.counts.set(id, resolve);
-      sendTo(worker, { type: 'count', id, messages: toWorkerMessages(messages) });
+      sendTo(worker, { type: 'count', id, ...workerPrompt(prompt) });
     });
   }
 
@@ -155,7 +157,7 @@ export class EmbeddedLlamaEngine implements TextEngine {
       sendTo(worker, {
         type: 'generate',
         id,
-        messages: toWorkerMessages(request.messages),
+        ...workerPrompt(request.prompt ?? request.messages),
         maxTokens: request.maxTokens,
         // OpenAI's defaults: temperature 1, top_p 1.
         temperature: request.temperature ?? 1,

@@ -1,10 +1,15 @@
 import { ChatMessage } from '@svc/contracts';
 import { GenerateRequest } from '../engine';
-import { GenerateMessage, WorkerChatMessage } from './ipc-messages';
+import { GenerateOptionsMessage, WorkerChatMessage, WorkerPrompt } from './ipc-messages';
+
+/** The prompt of a generate or count message: messages for the chat template, or the raw text. */
+export function workerPrompt(prompt: ChatMessage[] | string): WorkerPrompt {
+  return typeof prompt === 'string' ? { prompt } : { messages: toWorkerMessages(prompt) };
+}
 
 /** The optional sampling, grammar and cache fields of a generate message. */
-export function workerFeatures(request: GenerateRequest): Partial<GenerateMessage> {
-  const features: Partial<GenerateMessage> = {};
+export function workerFeatures(request: GenerateRequest): Partial<GenerateOptionsMessage> {
+  const features: Partial<GenerateOptionsMessage> = {};
   if (request.topK !== undefined) features.topK = request.topK;
   if (request.minP !== undefined) features.minP = request.minP;
   const { repetitionPenalty: repetition, presencePenalty: presence, frequencyPenalty: frequency } = request;

@@ -18,10 +18,17 @@ export interface InitMessage {
   threads: number;
 }
 
-export interface GenerateMessage {
+/**
+ * What a `generate` or `count` evaluates: chat messages under the model's chat template, or a raw
+ * prompt tokenized as it is (with the begin-of-text token where the model expects one).
+ */
+export type WorkerPrompt = { messages: WorkerChatMessage[]; prompt?: undefined } | { prompt: string; messages?: undefined };
+
+export type GenerateMessage = WorkerPrompt & GenerateOptionsMessage;
+
+export interface GenerateOptionsMessage {
   type: 'generate';
   id: number;
-  messages: WorkerChatMessage[];
   maxTokens: number;
   temperature: number;
   topP: number;
@@ -65,12 +72,11 @@ export interface ShutdownMessage {
   type: 'shutdown';
 }
 
-/** Count the prompt tokens of `messages` under the model's chat template, as `generate` would. */
-export interface CountMessage {
+/** Count the prompt's tokens as `generate` would evaluate them (messages under the chat template, a raw prompt as it is). */
+export type CountMessage = WorkerPrompt & {
   type: 'count';
   id: number;
-  messages: WorkerChatMessage[];
-}
+};
 
 export type ParentMessage = InitMessage | GenerateMessage | CreditMessage | CancelMessage | ShutdownMessage | CountMessage;
 

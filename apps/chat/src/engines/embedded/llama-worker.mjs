@@ -11,7 +11,7 @@ const DETOKENIZE_CONTEXT = 16;
 /** Cap for the default context when none is configured: 'auto' could reserve the full trained size. */
 const DEFAULT_CONTEXT_CAP = 4096;
 
-/** @type {{ llama: any, model: any, context: any, chatWrapper: any, GrammarState: any } | undefined} */
+/** @type {{ llama: any, model: any, context: any, chatWrapper: any, GrammarState: any, bos: number | undefined } | undefined} */
 let state;
 /** Free sequences, each with the cache key of its last request (prompt_cache_key). */
 /** @type {{ sequence: any, cacheKey: string | undefined, lastUsed: number }[]} */
@@ -60,7 +60,7 @@ process.on('message', (message) => {
       void shutdown();
       break;
     case 'count':
-      send({ type: 'counted', id: message.id, promptTokens: countPrompt(message.messages) });
+      send({ type: 'counted', id: message.id, promptTokens: countPrompt(message) });
       break;
   }
 });
@@ -68,7 +68,7 @@ process.on('message', (message) => {
 async function init({ modelPath, contextSize, sequences, threads }) {
   const started = performance.now();
   try {
-    const { getLlama, LlamaLogLevel, resolveChatWrapper, LlamaGrammarEvaluationState } = await import('node-llama-cpp');
+    const { getLlama, LlamaLogLevel, LlamaVocabularyType, resolveChatWrapper, LlamaGrammarEvaluationState } = await import('node-llama-cpp');
     const llama = await getLlama({
       gpu: false,
       build: 'never',
@@ -84,7 +84,7 @@ async function init({ modelPath, contextSize, sequences, threads }) {
     });
     for (let i = 0; i < sequences; i++) freeSequences.push({ sequence: context.getSequence(), cacheKey: undefined, lastUsed: 0 });
     const chatWrapper = resolveChatWrapper(model);
-    state = { llama, model, context, chatWrapper, GrammarState: LlamaGrammarEvaluationState };
+    state = { llama, model, context, chatWrapper, GrammarState: LlamaGrammarEvaluationState, bos: beginningToken(model, LlamaVocabularyType) };
     send({
       type: 'ready',
       loadMs: Math.round(performance.now() - started),
@@ -111,7 +111,7 @@ async function generate(request) {
   let outcome;
   let slot;
   try {
-    const prompt = tokenizePrompt(request.messages);
+    const prompt = tokenizeRequest(request);
     slot = takeSequence(prompt, request.cacheKey);
     outcome = await runJob(request, prompt, slot.sequence, job);
   } catch (err) {
@@ -303,11 +303,37 @@ function tokenizePrompt(messages) {
   return contextText.tokenize(state.model.tokenizer);
 }
 
+/**
+ * A raw prompt (POST /completions) as it is, continued with no chat template: the begin-of-text
+ * token where the model expects one, then the text with its special tokens parsed, as llama.cpp
+ * server and vLLM tokenize a completions prompt.
+ */
+function tokenizeRaw(text) {
+  const tokens = state.model.tokenize(text, true);
+  return state.bos === undefined ? tokens : [state.bos, ...tokens];
+}
+
+/** A generate or count message's prompt: its raw text, or its messages under the chat template. */
+function tokenizeRequest(message) {
+  return typeof message.prompt === 'string' ? tokenizeRaw(message.prompt) : tokenizePrompt(message.messages);
+}
+
+/**
+ * The token a raw prompt starts with, as node-llama-cpp's own LlamaCompletion decides it (after
+ * llama.cpp's tokenizer): BOS where the vocabulary prepends one, none for RWKV and UGM (T5).
+ */
+function beginningToken(model, vocabularyTypes) {
+  const type = model.vocabularyType;
+  if (type === vocabularyTypes.rwkv || type === vocabularyTypes.ugm) return undefined;
+  if (type === vocabularyTypes.wpm || model.tokens.shouldPrependBosToken) return model.tokens.bos ?? undefined;
+  return undefined;
+}
+
 /** The prompt's tokens as `generate` would evaluate them (no sequence needed); null before the model loaded. */
-function countPrompt(messages) {
+function countPrompt(message) {
   if (!state) return null;
   try {
-    return tokenizePrompt(messages).length;
+    return tokenizeRequest(message).length;
   } catch {
     return null;
   }

@@ -32,12 +32,20 @@ interface UpstreamToolCallDelta {
   type?: 'function';
   function?: { name?: string; arguments?: string };
 }
+/** The legacy completions' per-token log probabilities: parallel lists, the alternatives as `{token: logprob}`. */
+interface LegacyLogprobs {
+  tokens?: string[];
+  token_logprobs?: Array<number | null>;
+  top_logprobs?: Array<Record<string, number> | null> | null;
+}
+/** A choice of a chat completion (`message`, `delta`) or of a raw-text completion (`text`). */
 interface UpstreamChoice {
   index?: number;
   message?: { content?: string | null; tool_calls?: ToolCall[] };
   delta?: { content?: string | null; tool_calls?: UpstreamToolCallDelta[] };
+  text?: string | null;
   finish_reason?: string | null;
-  logprobs?: ChoiceLogprobs | null;
+  logprobs?: ChoiceLogprobs | LegacyLogprobs | null;
 }
 interface UpstreamUsage {
   prompt_tokens?: number;
@@ -53,7 +61,9 @@ interface UpstreamBody {
  * Any OpenAI-compatible server (vLLM, llama.cpp server, Ollama, ...), on one or several endpoints
  * through UpstreamRouter. Request features pass through as sent (content parts, tools,
  * response_format, sampling fields and fields this API does not know); counts come from the
- * upstream's `usage`.
+ * upstream's `usage`. A chat request goes to the server's `/chat/completions`; a raw prompt to its
+ * `/completions` (`prompt`, no chat template), whose text, finish reason, usage and legacy log
+ * probabilities are read back into the same result.
  */
 export class OpenAICompatibleEngine implements TextEngine {
   readonly kind = 'upstream' as const;
@@ -78,9 +88,9 @@ export class OpenAICompatibleEngine implements TextEngine {
   }
 
   /** Counts on the first endpoint's tokenizer when the catalog says the server has one. */
-  async countPromptTokens(messages: ChatMessage[]): Promise<number | null> {
+  async countPromptTokens(prompt: ChatMessage[] | string): Promise<number | null> {
     if (this.tokenize === 'none') return null;
-    return countOnUpstream(this.router.endpoints[0], messages, this.tokenize);
+    return countOnUpstream(this.router.endpoints[0], prompt, this.tokenize);
   }
 
   async ready(): Promise<void> {
@@ -90,9 +100,10 @@ export class OpenAICompatibleEngine implements TextEngine {
   async generate(request: GenerateRequest, onText?: OnText): Promise<GenerateResult> {
     const stream = onText !== undefined;
     const body = (model: string) => JSON.stringify(upstreamBody(request, model, stream));
+    const api = request.prompt !== undefined ? 'completions' : 'chat';
     let routed;
     try {
-      routed = await this.router.send((endpoint) => body(endpoint.config.model), request.signal, request.cacheKey, request.onUpstreamRetry);
+      routed = await this.router.send((endpoint) => body(endpoint.config.model), request.signal, request.cacheKey, request.onUpstreamRetry, api);
     } catch (err) {
       if (request.signal.aborted) throw abortError();
       throw this.router.errors.transport(err);
@@ -112,12 +123,13 @@ export class OpenAICompatibleEngine implements TextEngine {
     const choice = body.choices?.[0];
     if (!choice) throw new DomainError(ErrorCode.Upstream, 'The model server returned no choices.');
     const toolCalls = choice.message?.tool_calls?.length ? choice.message.tool_calls : undefined;
+    const logprobs = logprobsOf(choice.logprobs);
     return {
-      text: choice.message?.content ?? '',
+      text: choice.message?.content ?? choice.text ?? '',
       finishReason: finishOf(choice.finish_reason, toolCalls !== undefined),
       ...countsOf(body.usage),
       ...(toolCalls ? { toolCalls } : {}),
-      ...(choice.logprobs ? { logprobs: choice.logprobs } : {}),
+      ...(logprobs ? { logprobs: { content: logprobs, refusal: null } } : {}),
     };
   }
 
@@ -139,14 +151,14 @@ export class OpenAICompatibleEngine implements TextEngine {
       const choice = chunk.choices?.[0];
       if (!choice) continue;
       finish = choice.finish_reason ?? finish;
-      if (choice.logprobs?.content) logprobs.push(...choice.logprobs.content);
+      logprobs.push(...(logprobsOf(choice.logprobs) ?? []));
       for (const delta of choice.delta?.tool_calls ?? []) {
         const call = (calls[delta.index ?? 0] ??= { id: '', name: '', arguments: '' });
         if (delta.id) call.id = delta.id;
         if (delta.function?.name) call.name += delta.function.name;
         if (delta.function?.arguments) call.arguments += delta.function.arguments;
       }
-      const piece = choice.delta?.content;
+      const piece = choice.delta?.content ?? choice.text;
       if (piece) {
         text += piece;
         pieces++;
@@ -173,12 +185,41 @@ export class OpenAICompatibleEngine implements TextEngine {
   }
 }
 
-/** The body sent upstream: unknown fields first, so ours (model above all) win. */
+/**
+ * The body sent upstream: unknown fields first, so ours (model above all) win. A chat request's
+ * for `/chat/completions`; a raw prompt's for `/completions`, where `logprobs` is the number of
+ * alternatives per token (the legacy API's form of chat's `logprobs` and `top_logprobs`).
+ */
 export function upstreamBody(request: GenerateRequest, model: string, stream: boolean): Record<string, unknown> {
+  const generation = { ...(request.passthrough ?? {}), model };
+  const tail = { prompt_cache_key: request.cacheKey, stream, ...(stream ? { stream_options: { include_usage: true } } : {}) };
+  if (request.prompt !== undefined) {
+    return {
+      ...generation,
+      prompt: request.prompt,
+      ...samplingOf(request),
+      logprobs: request.logprobs ? (request.topLogprobs ?? 0) : undefined,
+      response_format: request.responseFormat,
+      ...tail,
+    };
+  }
   return {
-    ...(request.passthrough ?? {}),
-    model,
+    ...generation,
     messages: request.messages.map(upstreamMessage),
+    ...samplingOf(request),
+    logprobs: request.logprobs,
+    top_logprobs: request.topLogprobs,
+    response_format: request.responseFormat,
+    tools: request.tools,
+    tool_choice: request.toolChoice,
+    parallel_tool_calls: request.parallelToolCalls,
+    ...tail,
+  };
+}
+
+/** The sampling fields both upstream APIs take as they are. */
+function samplingOf(request: GenerateRequest): Record<string, unknown> {
+  return {
     max_tokens: request.maxTokens,
     temperature: request.temperature,
     top_p: request.topP,
@@ -189,16 +230,23 @@ export function upstreamBody(request: GenerateRequest, model: string, stream: bo
     repetition_penalty: request.repetitionPenalty,
     stop: request.stop,
     seed: request.seed,
-    logprobs: request.logprobs,
-    top_logprobs: request.topLogprobs,
-    response_format: request.responseFormat,
-    tools: request.tools,
-    tool_choice: request.toolChoice,
-    parallel_tool_calls: request.parallelToolCalls,
-    prompt_cache_key: request.cacheKey,
-    stream,
-    ...(stream ? { stream_options: { include_usage: true } } : {}),
   };
+}
+
+/**
+ * Per-token log probabilities as chat has them: a chat answer's as they came, a raw-text
+ * completion's parallel lists turned into entries (no bytes: that API gives none).
+ */
+function logprobsOf(logprobs: UpstreamChoice['logprobs']): NonNullable<ChoiceLogprobs['content']> | undefined {
+  if (!logprobs) return undefined;
+  if ('content' in logprobs) return logprobs.content ?? undefined;
+  const tops = logprobs.top_logprobs ?? [];
+  return (logprobs.tokens ?? []).map((token, i) => ({
+    token,
+    logprob: logprobs.token_logprobs?.[i] ?? 0,
+    bytes: null,
+    top_logprobs: Object.entries(tops[i] ?? {}).map(([alternative, logprob]) => ({ token: alternative, logprob, bytes: null })),
+  }));
 }
 
 function upstreamMessage(m: ChatMessage): Record<string, unknown> {

@@ -16,32 +16,46 @@ const TOKENIZE_TIMEOUT_MS = 2_000;
 /**
  * A prompt's tokens as the model server counts them, plus the margin:
  * - `vllm`: its `POST /tokenize` (at the server's root, beside `/v1`) with the chat messages and
- *   the generation prompt;
+ *   the generation prompt, or with a raw prompt as its `/completions` tokenizes it (special tokens
+ *   added);
  * - `llama-cpp`: llama.cpp server's `POST /apply-template` (the model's chat template, with the
- *   generation prompt), then `POST /tokenize` of that text.
+ *   generation prompt), then `POST /tokenize` of that text; a raw prompt straight to `/tokenize`.
  * Null when it cannot say (an error, a timeout, or a message with non-text parts, which it would
  * not count as it serves them).
  */
-export async function countOnUpstream(endpoint: UpstreamEndpoint, messages: ChatMessage[], kind: Exclude<UpstreamTokenize, 'none'>): Promise<number | null> {
-  if (messages.some((m) => m.parts !== undefined)) return null;
-  const plain = messages.map((m) => ({ role: m.role, content: m.content, ...(m.name ? { name: m.name } : {}) }));
+export async function countOnUpstream(
+  endpoint: UpstreamEndpoint,
+  prompt: ChatMessage[] | string,
+  kind: Exclude<UpstreamTokenize, 'none'>,
+): Promise<number | null> {
   try {
-    let count: number | null;
-    if (kind === 'vllm') {
-      const reply = await post(endpoint, '/tokenize', { model: endpoint.config.model, messages: plain, add_generation_prompt: true });
-      count = countOf((reply as { count?: unknown } | null)?.count);
-    } else {
-      const template = await post(endpoint, '/apply-template', { messages: plain });
-      const prompt = (template as { prompt?: unknown } | null)?.prompt;
-      if (typeof prompt !== 'string') return null;
-      const reply = await post(endpoint, '/tokenize', { content: prompt, add_special: true });
-      const tokens = (reply as { tokens?: unknown } | null)?.tokens;
-      count = Array.isArray(tokens) ? tokens.length : null;
-    }
+    const count = typeof prompt === 'string' ? await countRaw(endpoint, prompt, kind) : await countChat(endpoint, prompt, kind);
     return count === null ? null : Math.ceil(count * (1 + UPSTREAM_COUNT_MARGIN.ratio)) + UPSTREAM_COUNT_MARGIN.tokens;
   } catch {
     return null;
   }
+}
+
+async function countRaw(endpoint: UpstreamEndpoint, prompt: string, kind: Exclude<UpstreamTokenize, 'none'>): Promise<number | null> {
+  if (kind === 'vllm') {
+    const reply = await post(endpoint, '/tokenize', { model: endpoint.config.model, prompt, add_special_tokens: true });
+    return countOf((reply as { count?: unknown } | null)?.count);
+  }
+  const reply = await post(endpoint, '/tokenize', { content: prompt, add_special: true });
+  const tokens = (reply as { tokens?: unknown } | null)?.tokens;
+  return Array.isArray(tokens) ? tokens.length : null;
+}
+
+async function countChat(endpoint: UpstreamEndpoint, messages: ChatMessage[], kind: Exclude<UpstreamTokenize, 'none'>): Promise<number | null> {
+  if (messages.some((m) => m.parts !== undefined)) return null;
+  const plain = messages.map((m) => ({ role: m.role, content: m.content, ...(m.name ? { name: m.name } : {}) }));
+  if (kind === 'vllm') {
+    const reply = await post(endpoint, '/tokenize', { model: endpoint.config.model, messages: plain, add_generation_prompt: true });
+    return countOf((reply as { count?: unknown } | null)?.count);
+  }
+  const template = await post(endpoint, '/apply-template', { messages: plain });
+  const prompt = (template as { prompt?: unknown } | null)?.prompt;
+  return typeof prompt === 'string' ? countRaw(endpoint, prompt, kind) : null;
 }
 
 /** A JSON POST to the server's root (beside `/v1`); null unless it answers 200. */

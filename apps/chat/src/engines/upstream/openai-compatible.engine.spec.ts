@@ -1,0 +1,35 @@
+import { upstreamBody } from './openai-compatible.engine';
+
+const signal = new AbortController().signal;
+
+describe('upstreamBody', () => {
+  it('sends a raw prompt as the legacy completions API has it: `prompt`, and logprobs as a count of alternatives', () => {
+    const body = upstreamBody(
+      { prompt: 'Once upon a time', maxTokens: 7, stop: ['\n'], seed: 2, logprobs: true, topLogprobs: 3, passthrough: { logit_bias: {} }, signal },
+      'served',
+      true,
+    );
+    expect(body).toMatchObject({
+      logit_bias: {},
+      model: 'served',
+      prompt: 'Once upon a time',
+      max_tokens: 7,
+      stop: ['\n'],
+      seed: 2,
+      logprobs: 3,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    expect(body).not.toHaveProperty('messages');
+    expect(body).not.toHaveProperty('top_logprobs');
+    expect(upstreamBody({ prompt: 'x', maxTokens: 1, logprobs: true, signal }, 'served', false).logprobs).toBe(0);
+    expect(upstreamBody({ prompt: 'x', maxTokens: 1, signal }, 'served', false).logprobs).toBeUndefined();
+  });
+
+  it('sends a chat request’s messages, with chat’s logprobs and top_logprobs', () => {
+    const body = upstreamBody({ messages: [{ role: 'user', content: 'Hi' }], maxTokens: 7, logprobs: true, topLogprobs: 3, signal }, 'served', false);
+    expect(body).toMatchObject({ model: 'served', messages: [{ role: 'user', content: 'Hi' }], max_tokens: 7, logprobs: true, top_logprobs: 3, stream: false });
+    expect(body).not.toHaveProperty('prompt');
+    expect(body).not.toHaveProperty('stream_options');
+  });
+});
