@@ -93,6 +93,13 @@ const gatewayEnvSchema = z.object({
   RATE_LIMIT_GLOBAL_JSON: z.preprocess((v) => (v === '' ? undefined : v), globalLimits.optional()),
   /** A rate-limit call to Redis slower than this counts as Redis being down (local fallback). */
   RATE_LIMIT_REDIS_TIMEOUT_MS: positiveInt(250),
+  /**
+   * Far from its limits an account's requests are admitted from a lease of its window held by
+   * this replica (docs/rate-limits.md, "Leases"): at most this many requests per lease...
+   */
+  RATE_LIMIT_LEASE_MAX: z.coerce.number().int().min(0).max(10_000).default(64),
+  /** ...for at most this long (ms). 0 for either turns leases off; off too where the window is shorter than 20 leases. */
+  RATE_LIMIT_LEASE_MS: z.coerce.number().int().min(0).max(10_000).default(250),
   /** While Redis is down each replica admits limit / this (set it to the replica count). */
   RATE_LIMIT_FALLBACK_REPLICAS: positiveInt(1),
   /** Buckets (account or key, per model) the local fallback keeps at most; least recently used go first. */

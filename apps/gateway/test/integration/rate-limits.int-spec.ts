@@ -230,6 +230,38 @@ describe('rate limits shared by two gateway processes', () => {
   });
 });
 
+describe('leases: far from its limits an account is admitted from a replica-local lease of its window', () => {
+  it('still admits exactly N of 1.5N concurrent requests split across both processes', async () => {
+    // 160 a minute: the first admissions lease up to 9 slots each (a sixteenth of what is left).
+    const caller = await newCaller();
+    await stack.setAccountLimits(caller.accountId, { target: 'model:rl-text', rpm: 160 });
+    const burst = await Promise.all(Array.from({ length: 240 }, (_, i) => chat(gatewayOf(i), caller.inference.secret)));
+    expect(statuses(burst)).toEqual({ 200: 160, 429: 80 });
+    await sleep(600); // every lease closed: Redis holds exactly the 160 admitted
+    const after = await chat(b, caller.inference.secret);
+    expect(after.status).toBe(429);
+    expect(after.headers.get('x-ratelimit-remaining-requests')).toBe('0');
+  }, 60_000);
+
+  it('counts down exactly on one process, and hands Redis exact counts and tokens when the lease closes', async () => {
+    const caller = await newCaller();
+    await stack.setAccountLimits(caller.accountId, { target: 'model:rl-text', rpm: 1_000, tpm: 10_000_000 });
+    const answers: Answer[] = [];
+    for (let i = 0; i < 30; i++) {
+      const answer = await chat(a, caller.inference.secret);
+      expect(answer.status).toBe(200);
+      expect(num(answer, 'x-ratelimit-remaining-requests')).toBe(999 - i);
+      answers.push(answer);
+    }
+    await sleep(600);
+    const used = answers.reduce((sum, x) => sum + x.body.usage.prompt_tokens + x.body.usage.completion_tokens, 0);
+    const next = await chat(b, caller.inference.secret);
+    expect(next.status).toBe(200);
+    expect(num(next, 'x-ratelimit-remaining-requests')).toBe(1_000 - 31);
+    expect(num(next, 'x-ratelimit-remaining-tokens')).toBe(10_000_000 - used - estimate('hello', 16));
+  }, 60_000);
+});
+
 describe('the abuse block, shared by both processes', () => {
   const blockMessage = /^Too many failed attempts \(over 20\) resulted in non-success status codes\. Please wait 3s/;
 
