@@ -17,7 +17,7 @@ const FLOORS = [
   // admission.module.ts wires the stages into AdmissionService: it stands on the stages' floor.
   ['stages', [`${SRC}(billing|rate-limit|x402|abuse)/`, `${SRC}admission/admission\\.module\\.ts$`]],
   ['admission', [`${SRC}admission/(?!admission\\.module\\.ts$)`]],
-  ['platform', [`${SRC}(http|auth|models|metrics|redis)/`]],
+  ['platform', [`${SRC}(http|auth|models|metrics|redis|cluster)/`]],
   ['base', [`${SRC}(config|logger\\.token)\\.ts$`]],
 ];
 

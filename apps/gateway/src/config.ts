@@ -51,6 +51,8 @@ const gatewayEnvSchema = z.object({
   ...commonEnv,
   REDIS_URL: redisUrl,
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** Gateway processes behind PORT (node:cluster; docs/operations.md, "Gateway workers"): more than one only where there are cores to spare. */
+  GATEWAY_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
   HOST: z.string().default('0.0.0.0'),
   SVC_CATALOG_PATH: z.string().optional(),
   /** Largest request body accepted, in bytes (413 above). */

@@ -37,6 +37,8 @@ export class AbuseProtection {
   private readonly rules: AbuseRules;
   private readonly local: LocalAbuseTracker;
   private readonly verified = new LRUCache<string, true>({ max: VERIFIED_MAX, ttl: VERIFIED_TTL_MS });
+  /** Keys that failed here within a window and a block: admission reads their block in Redis, never from a lease. */
+  private readonly failing: LRUCache<string, true>;
 
   constructor(
     private readonly availability: RedisAvailability,
@@ -45,6 +47,7 @@ export class AbuseProtection {
   ) {
     this.rules = { maxFailures: config.ABUSE_MAX_FAILURES, windowMs: config.ABUSE_WINDOW_MS, blockMs: config.ABUSE_BLOCK_MS };
     this.local = new LocalAbuseTracker(this.rules, config.RATE_LIMIT_FALLBACK_MAX_BUCKETS);
+    this.failing = new LRUCache({ max: VERIFIED_MAX, ttl: config.ABUSE_WINDOW_MS + config.ABUSE_BLOCK_MS });
     availability.onRecovery(() => this.local.forget());
   }
 
@@ -105,8 +108,14 @@ export class AbuseProtection {
     return this.verified.has(secretHash);
   }
 
+  /** Whether the key failed on this replica lately (so a block of it may be on its way). */
+  failedRecently(secretHash: string): boolean {
+    return this.failing.has(keyIdentity(secretHash));
+  }
+
   /** Counts a non-success answer for the caller; starts a block when it is one too many. */
   async failed(identity: CallerIdentity, requestId: string, context?: FailureContext): Promise<void> {
+    this.failing.set(identity, true);
     let liftAt: number | null;
     try {
       const [state, value] = (await this.availability.call('abuse failure', (redis) =>

@@ -73,7 +73,12 @@ export class AbuseHooks implements OnModuleInit {
       this.gate.defer(
         request.id,
         this.config.RATE_LIMITS_ENABLED
-          ? { blockKey: this.protection.keyBlockKey(hash), decide: (liftAt) => this.keyVerdict(hash, liftAt, state), run }
+          ? {
+              blockKey: this.protection.keyBlockKey(hash),
+              decide: (liftAt) => this.keyVerdict(hash, liftAt, state),
+              run,
+              leasable: !this.protection.failedRecently(hash),
+            }
           : run(),
       );
       return undefined;

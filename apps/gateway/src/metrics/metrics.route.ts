@@ -1,4 +1,5 @@
 import { FastifyInstance } from 'fastify';
+import { ClusterScrape } from '../cluster/cluster-metrics';
 import { GatewayMetrics } from './gateway-metrics';
 
 declare module 'fastify' {
@@ -25,8 +26,10 @@ export function registerMetrics(fastify: FastifyInstance, metrics: GatewayMetric
     metrics.request(request.routeOptions.url ?? 'unmatched', request.method, request.metricsModel, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
+  // With GATEWAY_WORKERS > 1 every worker's series, summed by the primary.
+  const scrape = new ClusterScrape(metrics.registry);
   fastify.get(METRICS_PATH, async (_request, reply) => {
-    const body = await metrics.registry.metrics();
-    return reply.header('content-type', metrics.registry.contentType).header('cache-control', 'no-store').send(body);
+    const { text, contentType } = await scrape.scrape();
+    return reply.header('content-type', contentType).header('cache-control', 'no-store').send(text);
   });
 }

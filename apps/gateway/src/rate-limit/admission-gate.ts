@@ -16,6 +16,11 @@ export interface FoldableCheck {
   decide(liftAt: number | null): GateVerdict | undefined;
   /** The full check on its own (Redis unreachable, or the request ended before admission). */
   run(): Promise<GateVerdict>;
+  /**
+   * Whether admission may skip the read and admit from a rate-limit lease: false for a caller
+   * that failed here lately, whose block this replica may have just set.
+   */
+  readonly leasable: boolean;
 }
 
 type Deferred = Promise<GateVerdict> | FoldableCheck;

@@ -108,12 +108,12 @@ describe('rate-limit stage', () => {
     const { stage, gate, replyHeaders } = setup({}, blocks);
     const run = jest.fn(async () => null);
     const blocked = request();
-    gate.defer(blocked.requestId, { blockKey: 'block:k', decide: (liftAt) => (liftAt === null ? null : refusal), run });
+    gate.defer(blocked.requestId, { blockKey: 'block:k', leasable: true, decide: (liftAt) => (liftAt === null ? null : refusal), run });
     await expect(stage.admit(blocked)).rejects.toMatchObject({ code: ErrorCode.RateLimited, message: 'blocked' });
     expect(replyHeaders.take(blocked.requestId)).toEqual({ 'retry-after': '30' });
     blocks.clear();
     const free = request();
-    gate.defer(free.requestId, { blockKey: 'block:k', decide: (liftAt) => (liftAt === null ? null : refusal), run });
+    gate.defer(free.requestId, { blockKey: 'block:k', leasable: true, decide: (liftAt) => (liftAt === null ? null : refusal), run });
     expect((await stage.admit(free)).headers['x-ratelimit-remaining-requests']).toBe('19');
     expect(run).not.toHaveBeenCalled();
   });
@@ -121,10 +121,10 @@ describe('rate-limit stage', () => {
   it('runs the full caller check where the read cannot decide, releasing what was counted when it refuses', async () => {
     const { stage, gate } = setup({}, new Map());
     const undecided = request();
-    gate.defer(undecided.requestId, { blockKey: 'block:k', decide: () => undefined, run: async () => refusal });
+    gate.defer(undecided.requestId, { blockKey: 'block:k', leasable: true, decide: () => undefined, run: async () => refusal });
     await expect(stage.admit(undecided)).rejects.toMatchObject({ message: 'blocked' });
     const next = request();
-    gate.defer(next.requestId, { blockKey: 'block:k', decide: () => undefined, run: async () => null });
+    gate.defer(next.requestId, { blockKey: 'block:k', leasable: true, decide: () => undefined, run: async () => null });
     expect((await stage.admit(next)).headers['x-ratelimit-remaining-requests']).toBe('19');
   });
 

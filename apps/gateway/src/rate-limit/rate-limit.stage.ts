@@ -57,6 +57,7 @@ export class RateLimitStage implements AdmissionStage {
       cost,
       { accountId: key.accountId, apiKeyId: key.id, modelId: model.id, apiTier: plan.apiTier },
       check?.blockKey,
+      check?.leasable ?? true,
     );
     if (check) await this.enforceFolded(requestId, check, counted);
     const headers = rateLimitHeaders(counted.buckets, counted.decision, this.config.RATE_LIMIT_WINDOW_MS);

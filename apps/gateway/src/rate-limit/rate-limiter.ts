@@ -57,10 +57,11 @@ export class RateLimiter implements OnModuleDestroy {
   /**
    * `blockKey`: an abuse block read in the same Redis call (`decision.blockedUntil`; not in the
    * local fallback). Far from the limits a request is admitted from this replica's lease of the
-   * buckets (no round trip; a block set meanwhile takes effect within RATE_LIMIT_LEASE_MS).
+   * buckets (no round trip), unless `leasable` is false: a caller that failed here lately, whose
+   * block must be read (a block set by another replica takes effect here within RATE_LIMIT_LEASE_MS).
    */
-  async admit(buckets: readonly Bucket[], member: string, cost: number, hit: HitInfo, blockKey?: string): Promise<Counted> {
-    if (this.leaseMs === 0) return this.admitShared(buckets, member, cost, hit, blockKey, false);
+  async admit(buckets: readonly Bucket[], member: string, cost: number, hit: HitInfo, blockKey?: string, leasable = true): Promise<Counted> {
+    if (this.leaseMs === 0 || !leasable) return this.admitShared(buckets, member, cost, hit, blockKey, false);
     const key = leaseKey(buckets);
     const inFlight = this.granting.get(key);
     if (inFlight) await inFlight.catch(() => undefined);
@@ -192,7 +193,9 @@ export class RateLimiter implements OnModuleDestroy {
   }
 
   private localBuckets(buckets: readonly Bucket[]): Bucket[] {
-    return buckets.map((b) => ({ ...b, limits: replicaShare(b.limits, this.config.RATE_LIMIT_FALLBACK_REPLICAS) }));
+    // Every worker of every replica counts alone while Redis is down.
+    const processes = this.config.RATE_LIMIT_FALLBACK_REPLICAS * this.config.GATEWAY_WORKERS;
+    return buckets.map((b) => ({ ...b, limits: replicaShare(b.limits, processes) }));
   }
 }
 
