@@ -199,4 +199,5 @@ export class RateLimiter implements OnModuleDestroy {
   }
 }
 
-const leaseKey = (buckets: readonly Bucket[]): string => buckets.map((b) => b.id).join('|');
+/** The buckets and their limits: after a limit changes, requests no longer take from a lease granted under the old one. */
+const leaseKey = (buckets: readonly Bucket[]): string => buckets.map((b) => `${b.id}/${b.limits.rpm}/${b.limits.tpm}/${b.limits.rpd}`).join('|');
