@@ -88,9 +88,9 @@ describe('gateway workers (GATEWAY_WORKERS=2)', () => {
     expect(now).toHaveLength(2);
     expect(now).toContain(survivor);
     expect(now).not.toContain(victim);
-    await gateway.process.waitFor('"worker":3', 60_000); // the new worker listens
+    await gateway.process.waitFor('"worker":3', 150_000); // the new worker listens (it boots from the TypeScript sources)
     expect(statuses(await Promise.all(Array.from({ length: 10 }, () => chat(caller.inference.secret))))).toEqual({ 200: 10 });
-  }, 90_000);
+  }, 240_000);
 
   it('stops both workers on SIGTERM to the primary, and then itself', async () => {
     const workers = childrenOf(gateway.process.pid);
