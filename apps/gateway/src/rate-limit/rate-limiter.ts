@@ -61,7 +61,7 @@ export class RateLimiter implements OnModuleDestroy {
    * block must be read (a block set by another replica takes effect here within RATE_LIMIT_LEASE_MS).
    */
   async admit(buckets: readonly Bucket[], member: string, cost: number, hit: HitInfo, blockKey?: string, leasable = true): Promise<Counted> {
-    if (this.leaseMs === 0 || !leasable) return this.admitShared(buckets, member, cost, hit, blockKey, false);
+    if (this.leaseMs === 0 || !leasable) return this.admitShared(buckets, member, cost, hit, blockKey, null);
     const key = leaseKey(buckets);
     const inFlight = this.granting.get(key);
     if (inFlight) await inFlight.catch(() => undefined);
@@ -69,8 +69,8 @@ export class RateLimiter implements OnModuleDestroy {
     if (leased) return leased;
     const closing = this.leases.get(key)?.closing;
     if (closing) await closing;
-    if (this.granting.has(key)) return this.admit(buckets, member, cost, hit, blockKey);
-    const grant = this.admitShared(buckets, member, cost, hit, blockKey, true);
+    if (this.granting.has(key)) return this.admit(buckets, member, cost, hit, blockKey, leasable);
+    const grant = this.admitShared(buckets, member, cost, hit, blockKey, key);
     this.granting.set(key, grant);
     try {
       return await grant;
@@ -83,7 +83,7 @@ export class RateLimiter implements OnModuleDestroy {
     const lease = this.leases.get(key);
     if (!lease) return null;
     const taken = lease.take(cost, Date.now());
-    if (lease.exhausted || !taken) this.close(key, lease, buckets);
+    if (lease.exhausted || !taken) this.close(key, lease);
     if (!taken) return null;
     const { slot, decision } = taken;
     return {
@@ -102,18 +102,20 @@ export class RateLimiter implements OnModuleDestroy {
     cost: number,
     hit: HitInfo,
     blockKey: string | undefined,
-    leasing: boolean,
+    /** The buckets' lease key when this admission may take a lease; null when not. */
+    leasing: string | null,
   ): Promise<Counted> {
     try {
-      const ask: LeaseAsk | undefined = leasing
-        ? {
-            id: `${this.leaseIdPrefix}${++this.leaseSeq}`,
-            least: LEASE_LEAST,
-            most: this.config.RATE_LIMIT_LEASE_MAX,
-            share: LEASE_SHARE,
-            lifeMs: this.leaseMs,
-          }
-        : undefined;
+      const ask: LeaseAsk | undefined =
+        leasing !== null
+          ? {
+              id: `${this.leaseIdPrefix}${++this.leaseSeq}`,
+              least: LEASE_LEAST,
+              most: this.config.RATE_LIMIT_LEASE_MAX,
+              share: LEASE_SHARE,
+              lifeMs: this.leaseMs,
+            }
+          : undefined;
       const localBefore = Date.now();
       let answer = await this.availability.call('rate-limit admit', () => this.shared.admitLeasing(buckets, member, cost, hit, blockKey, ask));
       if (answer.curable && ask) {
@@ -122,7 +124,7 @@ export class RateLimiter implements OnModuleDestroy {
         answer = await this.availability.call('rate-limit admit', () => this.shared.admitLeasing(buckets, member, cost, hit, blockKey));
       }
       const { decision, grant } = answer;
-      if (ask && grant.slots > 0) this.open(leaseKey(buckets), buckets, ask.id, grant.slots, grant.tokens, decision, localBefore);
+      if (leasing !== null && ask && grant.slots > 0) this.open(leasing, buckets, ask.id, grant.slots, grant.tokens, decision, localBefore);
       return {
         decision,
         buckets,
@@ -172,14 +174,14 @@ export class RateLimiter implements OnModuleDestroy {
       buckets.map((b) => b.limits.rpd !== null),
     );
     this.leases.set(key, lease);
-    setTimeout(() => this.close(key, lease, buckets), this.leaseMs).unref();
+    setTimeout(() => this.close(key, lease), this.leaseMs).unref();
   }
 
   /** Stops admitting from a lease and gives Redis its slots' times (not awaited by the request that closes it). */
-  private close(key: string, lease: RateLease, buckets: readonly Bucket[]): void {
+  private close(key: string, lease: RateLease): void {
     if (lease.closing) return;
     lease.closing = this.availability
-      .call('rate-limit lease close', () => this.shared.close(buckets, lease.id, lease.grantedAt, lease.closedSlots()))
+      .call('rate-limit lease close', () => this.shared.close(lease.buckets, lease.id, lease.grantedAt, lease.closedSlots()))
       .catch(() => undefined)
       .finally(() => {
         if (this.leases.get(key) === lease) this.leases.delete(key);
@@ -188,7 +190,7 @@ export class RateLimiter implements OnModuleDestroy {
 
   /** Open leases give back what they did not use, so other replicas need not wait for their lifetime. */
   async onModuleDestroy(): Promise<void> {
-    for (const [key, lease] of this.leases) this.close(key, lease, lease.buckets);
+    for (const [key, lease] of this.leases) this.close(key, lease);
     await Promise.all([...this.leases.values()].map((l) => l.closing));
   }
 
