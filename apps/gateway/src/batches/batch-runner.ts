@@ -81,7 +81,9 @@ export class BatchRunner implements OnApplicationBootstrap, BeforeApplicationShu
   /** Runs (or, after a restart, resumes) one batch to its terminal status. */
   async run(batchId: string): Promise<void> {
     const batch = await this.store.batch(batchId);
-    if (!batch || isTerminal(batch.status)) return;
+    if (!batch) return;
+    // Ended, by a worker that may have died before it deleted the input and the finished lines.
+    if (isTerminal(batch.status)) return this.dropRunState(batch);
     await this.store.moveStatus(batchId, ['validating'], 'in_progress');
     const input = await this.store.file(batch.key.accountId, batch.inputFileId);
     const content = input && (await this.store.content(input));
@@ -112,10 +114,13 @@ export class BatchRunner implements OnApplicationBootstrap, BeforeApplicationShu
       (isSuccess(result) ? output : errors).push(result);
     }
     const [outputFileId, errorFileId] = await Promise.all([this.writeFile(batch, output, 'output'), this.writeFile(batch, errors, 'error')]);
-    await this.store.setBatchFields(batch.id, { outputFileId, errorFileId });
-    await this.store.moveStatus(batch.id, ACTIVE, endStatus(stop));
-    await this.dropInput(batch);
-    await this.store.dropResults(batch.id);
+    // Files and status in one step: a worker that lost the batch to another (its lock lapsed while
+    // it ran) finds it ended, and deletes what it wrote instead of replacing the winner's files.
+    if (!(await this.store.moveStatus(batch.id, ACTIVE, endStatus(stop), { outputFileId, errorFileId }))) {
+      await Promise.all([outputFileId, errorFileId].map((id) => this.dropFile(batch, id)));
+      return;
+    }
+    await this.dropRunState(batch);
   }
 
   private async writeFile(batch: StoredBatch, lines: BatchOutputLine[], kind: 'output' | 'error'): Promise<string | undefined> {
@@ -140,16 +145,19 @@ export class BatchRunner implements OnApplicationBootstrap, BeforeApplicationShu
   private async failBatch(batchId: string, code: string, message: string): Promise<void> {
     const batch = await this.store.batch(batchId);
     if (!batch || isTerminal(batch.status)) return;
-    await this.store.setBatchFields(batchId, { error: JSON.stringify({ code, message }) });
-    await this.store.moveStatus(batchId, ACTIVE, 'failed');
-    await this.dropInput(batch);
-    await this.store.dropResults(batchId);
+    if (!(await this.store.moveStatus(batchId, ACTIVE, 'failed', { error: JSON.stringify({ code, message }) }))) return;
+    await this.dropRunState(batch);
   }
 
-  /** A batch's input is deleted when the batch ends (its requests are private). */
-  private async dropInput(batch: StoredBatch): Promise<void> {
-    const input = await this.store.file(batch.key.accountId, batch.inputFileId);
-    if (input) await this.store.deleteFile(input);
+  /** A batch's input is deleted when the batch ends (its requests are private), and so are its finished lines. */
+  private async dropRunState(batch: StoredBatch): Promise<void> {
+    await this.dropFile(batch, batch.inputFileId);
+    await this.store.dropResults(batch.id);
+  }
+
+  private async dropFile(batch: StoredBatch, id: string | undefined): Promise<void> {
+    const file = id && (await this.store.file(batch.key.accountId, id));
+    if (file) await this.store.deleteFile(file);
   }
 }
 

@@ -7,6 +7,9 @@ import { startAfter } from './batch-object';
 import { ListFilesQuery } from './batch-request.dto';
 import { BatchOutputLine, BatchStatus, StoredBatch, StoredFile } from './batch.types';
 
+/** What a batch's end records with its status: its files, or why it failed (JSON). */
+export type TerminalFields = Partial<Pick<StoredBatch, 'outputFileId' | 'errorFileId'>> & { error?: string };
+
 export type FileListQuery = Pick<ListFilesQuery, 'order' | 'after' | 'purpose'>;
 
 /** Files read at once while a list is paged. */
@@ -15,17 +18,33 @@ const LIST_CHUNK = 500;
 /** A batch's record outlives its files so its status can still be read; only metadata is in it. */
 const BATCH_RECORD_TTL_MS = 30 * 24 * 60 * 60_000;
 
-/** Moves `status` from one of ARGV[4..] to ARGV[1] and stamps the field ARGV[2] with ARGV[3]; 1 when it moved. */
+/**
+ * Moves `status` from one of the ARGV[4] statuses after it to ARGV[1], stamping the field ARGV[2]
+ * with ARGV[3] and setting the field/value pairs after the statuses in the same step; 1 when it moved.
+ */
 const MOVE_STATUS = `
 local current = redis.call('HGET', KEYS[1], 'status')
 if not current then return 0 end
-for i = 4, #ARGV do
+local n = tonumber(ARGV[4])
+for i = 5, 4 + n do
   if ARGV[i] == current then
     redis.call('HSET', KEYS[1], 'status', ARGV[1], ARGV[2], ARGV[3])
+    for j = 5 + n, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[j], ARGV[j + 1]) end
     return 1
   end
 end
 return 0`;
+
+/**
+ * Records a finished line (KEYS[1] results hash, field ARGV[1], value ARGV[2], TTL ARGV[3] ms) and
+ * counts it in the batch (KEYS[2], counter ARGV[4]) in one step: a worker killed between the two
+ * would leave a line recorded, so skipped on resume, and never counted. 1 when it was new.
+ */
+const RECORD_LINE = `
+local added = redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+if added == 1 then redis.call('HINCRBY', KEYS[2], ARGV[4], 1) end
+return added`;
 
 const NUMBER_FIELDS = [
   'total',
@@ -161,23 +180,21 @@ export class BatchStore {
     return found.filter((b): b is StoredBatch => b !== null);
   }
 
-  /** Moves the batch to `to` when its status is one of `from`; false when it was not. */
-  async moveStatus(id: string, from: readonly BatchStatus[], to: BatchStatus): Promise<boolean> {
+  /**
+   * Moves the batch to `to` when its status is one of `from`, setting `fields` in the same step
+   * (a worker that lost the batch to another sets nothing); false when it was not.
+   */
+  async moveStatus(id: string, from: readonly BatchStatus[], to: BatchStatus, fields: TerminalFields = {}): Promise<boolean> {
     const field = STATUS_TIME[to] ?? 'unused';
-    const moved = await this.redis.eval(MOVE_STATUS, 1, this.batchKey(id), to, field, String(Date.now()), ...from);
+    const pairs = Object.entries(fields).flatMap(([k, v]) => (v === undefined ? [] : [k, v]));
+    const moved = await this.redis.eval(MOVE_STATUS, 1, this.batchKey(id), to, field, String(Date.now()), String(from.length), ...from, ...pairs);
     return moved === 1;
-  }
-
-  async setBatchFields(id: string, fields: Partial<Pick<StoredBatch, 'outputFileId' | 'errorFileId'>> & { error?: string }): Promise<void> {
-    const defined = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Record<string, string>;
-    if (Object.keys(defined).length > 0) await this.redis.hset(this.batchKey(id), defined);
   }
 
   /** Records a finished line once (a rerun after a restart does not count it again). */
   async recordLine(id: string, index: number, line: BatchOutputLine, success: boolean, ttlMs: number): Promise<void> {
-    const added = await this.redis.hsetnx(this.resultsKey(id), String(index), JSON.stringify(line));
-    await this.redis.pexpire(this.resultsKey(id), ttlMs);
-    if (added === 1) await this.redis.hincrby(this.batchKey(id), success ? 'completed' : 'failed', 1);
+    const counter = success ? 'completed' : 'failed';
+    await this.redis.eval(RECORD_LINE, 2, this.resultsKey(id), this.batchKey(id), String(index), JSON.stringify(line), String(Math.max(1, ttlMs)), counter);
   }
 
   async results(id: string): Promise<Map<number, BatchOutputLine>> {
