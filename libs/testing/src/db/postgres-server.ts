@@ -1,9 +1,11 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { freePort } from '../stack/free-port';
 
+const execFileAsync = promisify(execFile);
 const BIN_DIRS = [process.env.PG_BIN_DIR, ...listPgBinDirs()].filter(Boolean) as string[];
 
 function listPgBinDirs(): string[] {
@@ -86,7 +88,8 @@ async function waitUntilReady(bin: string, port: number, child: ChildProcess): P
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`postgres exited with ${child.exitCode}`);
     try {
-      execFileSync(path.join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres'], { stdio: 'ignore' });
+      // Not execFileSync: a test measuring traffic while the server restarts shares this event loop.
+      await execFileAsync(path.join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres']);
       return;
     } catch {
       await new Promise((r) => setTimeout(r, 100));
