@@ -33,7 +33,8 @@ async function startNats(name) {
   const config = path.join(layout.dir, 'nats', `${name}.conf`);
   fs.mkdirSync(path.dirname(config), { recursive: true });
   fs.writeFileSync(config, natsConfig(server));
-  startProcess(name, BIN, ['-c', config]);
+  // One Go scheduler thread each (docs/operations.md, "The NATS server").
+  startProcess(name, BIN, ['-c', config], { env: { ...process.env, GOMAXPROCS: process.env.GOMAXPROCS ?? '1' } });
   await waitUntil(name, () => listening(server.port));
 }
 

@@ -14,7 +14,8 @@ export interface PrivateNats {
 
 const CANDIDATES = [process.env.NATS_SERVER_BIN, '/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].filter(Boolean) as string[];
 
-export const natsServerAvailable = (): boolean => CANDIDATES.some((p) => existsSync(p));
+export const natsServerBinary = (): string | undefined => CANDIDATES.find((p) => existsSync(p));
+export const natsServerAvailable = (): boolean => natsServerBinary() !== undefined;
 
 /**
  * A real nats-server of this test run's own, so queue groups of concurrent test runs (or a
@@ -22,7 +23,7 @@ export const natsServerAvailable = (): boolean => CANDIDATES.some((p) => existsS
  * it. Falls back to NATS_URL when no binary.
  */
 export async function startPrivateNats(): Promise<PrivateNats> {
-  const bin = CANDIDATES.find((p) => existsSync(p));
+  const bin = natsServerBinary();
   if (!bin) {
     const none = async () => undefined;
     return { url: process.env.NATS_URL ?? 'nats://127.0.0.1:4222', kill: none, start: none, stop: none };
@@ -30,7 +31,8 @@ export async function startPrivateNats(): Promise<PrivateNats> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
-    child = spawn(bin, ['-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+    // One Go scheduler thread, as the platform runs it (docs/operations.md, "The NATS server").
+    child = spawn(bin, ['-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore', env: { ...process.env, GOMAXPROCS: process.env.GOMAXPROCS ?? '1' } });
     await waitForPort(port, child, 'nats-server');
   };
   const signal = (sig: NodeJS.Signals) =>
