@@ -6,19 +6,13 @@
  * Without an argument nats-server runs with the Go runtime's default (one thread per core).
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { connect } from 'nats';
 import { freePort, natsServerBinary } from '@svc/testing';
+import { cpuMs } from '../ratelimit/src/proc-cpu';
 
 const CALLERS = 32;
 const threads = process.argv[2];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** utime + stime of a process in ms (USER_HZ 100). */
-const cpuMs = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
-
 async function main(): Promise<void> {
   const bin = natsServerBinary();
   if (!bin) throw new Error('nats-server not found (Debian: apt-get install nats-server)');

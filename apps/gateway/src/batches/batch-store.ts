@@ -28,8 +28,7 @@ if not current then return 0 end
 local n = tonumber(ARGV[4])
 for i = 5, 4 + n do
   if ARGV[i] == current then
-    redis.call('HSET', KEYS[1], 'status', ARGV[1], ARGV[2], ARGV[3])
-    for j = 5 + n, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[j], ARGV[j + 1]) end
+    redis.call('HSET', KEYS[1], 'status', ARGV[1], ARGV[2], ARGV[3], unpack(ARGV, 5 + n))
     return 1
   end
 end
