@@ -2,16 +2,16 @@
 // CPU, wake-ups (voluntary context switches), system calls (strace -c), NATS messages by subject,
 // Redis commands and Postgres transactions and rows, per request. See README.md.
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { connect } from 'nats';
-import { errorMessage } from '@svc/errors';
 import { Agent, request } from 'undici';
-import { benchAccounts } from '../compare/src/accounts';
 import { chatTarget } from '../compare/src/chat-request';
 import { processLabel, processTree, readAllStats } from '../compare/src/gateway-overhead';
 import { BENCH_DATABASES } from '../compare/src/platform-env';
-import { startSystems } from '../compare/src/systems';
+import { counters } from './counters';
+import { runMain, startWithHotAccount } from './harness';
+import { profileWhile } from './profile';
 
 const here = path.resolve(__dirname, '../..');
 /** The checkout whose platform is counted (BENCH_ROOT: another commit's built checkout, for a before/after pair). */
@@ -19,28 +19,10 @@ const root = path.resolve(process.env.BENCH_ROOT ?? here);
 const REQUESTS = Number(process.env.REQUESTS ?? 1000);
 const STRACED = Number(process.env.STRACED ?? 200);
 const STREAM = process.env.STREAM === '1';
+const TRACED = Number(process.env.TRACED ?? 0);
+const PROFILE = (process.env.PROFILE ?? '').split(',').filter(Boolean);
 const cleanups: (() => Promise<void>)[] = [];
 const say = (m: string) => process.stderr.write(`[bench:count] ${m}\n`);
-
-interface Counters {
-  cpuMs: number;
-  wakeups: number;
-  preempted: number;
-}
-
-/** CPU (utime + stime) and context switches of a process, summed over its threads. */
-function counters(pid: number): Counters {
-  let wakeups = 0;
-  let preempted = 0;
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    const status = readFileSync(`/proc/${pid}/task/${task}/status`, 'utf8');
-    wakeups += Number(/\nvoluntary_ctxt_switches:\s+(\d+)/.exec(status)?.[1] ?? 0);
-    preempted += Number(/nonvoluntary_ctxt_switches:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  }
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  const ticks = Number(stat[11]) + Number(stat[12]);
-  return { cpuMs: ticks * 10, wakeups, preempted };
-}
 
 function redisCommands(port: string): Record<string, number> {
   const out = execFileSync('redis-cli', ['-p', port, 'info', 'commandstats']).toString();
@@ -74,17 +56,7 @@ const perRequest = (after: Record<string, number>, before: Record<string, number
 
 async function main(): Promise<void> {
   const logDir = path.join(here, 'tmp/bench-count');
-  mkdirSync(logDir, { recursive: true });
-  const systems = await startSystems({ root, logDir, tokens: 8, startTimeoutSeconds: 600, cleanups, say });
-  const [account] = await benchAccounts({
-    root,
-    env: systems.cliEnv,
-    count: 1,
-    file: path.join(logDir, 'accounts.json'),
-    reseed: false,
-    works: async () => true,
-    say,
-  });
+  const { systems, account } = await startWithHotAccount(root, logDir, cleanups, say);
   const target = chatTarget('platform', { stream: STREAM, accounts: 1 }, systems.endpoints, [account.apiKey]);
   const agent = new Agent({ connections: 1 });
   const one = async () => {
@@ -174,17 +146,31 @@ async function main(): Promise<void> {
       lines.push(`- ${p.label}: ${(total / STRACED).toFixed(1)} (${top.join(', ')})`);
     }
   }
+  for (const label of PROFILE) {
+    // A CPU profile of one process over REQUESTS more requests (PROFILE=gateway,chat: one at a time).
+    const target = processes.find((p) => p.label === label);
+    if (!target) throw new Error(`PROFILE: no process ${label} (${processes.map((p) => p.label).join(', ')})`);
+    const file = path.join(logDir, `${label}.cpuprofile`);
+    const summary = await profileWhile(target.pid, file, async () => {
+      for (let i = 0; i < REQUESTS; i++) await one();
+    });
+    lines.push('', `CPU profile of ${label} over ${REQUESTS} more requests (${path.relative(here, file)}):`, summary);
+  }
+  if (TRACED > 0) {
+    // Every system call of each process, in order, with its thread and time, over a few requests:
+    // what a count above is made of.
+    const dir = path.join(logDir, 'trace');
+    mkdirSync(dir, { recursive: true });
+    const tracers: ChildProcess[] = processes.map((p) =>
+      spawn('strace', ['-f', '-tt', '-s', '0', '-yy', '-p', String(p.pid), '-o', path.join(dir, `${p.label}.txt`)], { stdio: 'ignore' }),
+    );
+    await new Promise((r) => setTimeout(r, 1500));
+    for (let i = 0; i < TRACED; i++) await one();
+    for (const t of tracers) t.kill('SIGINT');
+    await new Promise((r) => setTimeout(r, 500));
+    lines.push('', `Every system call over ${TRACED} more requests, per process: ${path.relative(here, dir)}/<process>.txt`);
+  }
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-main().then(
-  async () => {
-    for (const stop of cleanups.reverse()) await stop().catch(() => undefined);
-    process.exit(0);
-  },
-  async (err) => {
-    process.stderr.write(`${err instanceof Error && err.stack ? err.stack : errorMessage(err)}\n`);
-    for (const stop of cleanups.reverse()) await stop().catch(() => undefined);
-    process.exit(1);
-  },
-);
+runMain(main, cleanups);

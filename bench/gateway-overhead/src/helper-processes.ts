@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { natsServerBinary } from '@svc/testing';
 
 /** The repository root (where nx.json is), from src or dist alike. */
 export function repoRoot(start = __dirname): string {
@@ -55,18 +56,17 @@ export async function startFakeUpstream(root: string, port: number, tokens: numb
   return { url, pid: child.pid, stop: () => stopChild(child) };
 }
 
-const NATS_BINARIES = [process.env.NATS_SERVER_BIN, '/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].filter(Boolean) as string[];
-
 /**
  * A nats-server of the benchmark's own, so another platform on the shared NATS (a developer's, a
  * test run's) cannot take requests from the services' queue groups, and its CPU can be counted.
  * Falls back to NATS_URL when no binary is installed.
  */
 export async function startPrivateNats(): Promise<Helper> {
-  const bin = NATS_BINARIES.find((p) => existsSync(p));
+  const bin = natsServerBinary();
   if (!bin) return { url: process.env.NATS_URL ?? 'nats://127.0.0.1:4222', pid: undefined, stop: async () => undefined };
   const port = await freePort();
-  const child = spawn(bin, ['-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+  // One Go scheduler thread, as the platform runs it (docs/operations.md, "The NATS server").
+  const child = spawn(bin, ['-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore', env: { ...process.env, GOMAXPROCS: process.env.GOMAXPROCS ?? '1' } });
   const deadline = Date.now() + 5_000;
   while (!(await canConnect(port))) {
     if (child.exitCode !== null) throw new Error(`nats-server exited with ${child.exitCode}`);

@@ -36,9 +36,17 @@ export function parseAmount(text: string): bigint {
  * `toFixed(9)` rounds the binary value correctly, so 0.01 becomes exactly 10_000_000n.
  */
 export function amountOf(value: number): bigint {
+  const known = AMOUNTS.get(value);
+  if (known !== undefined) return known;
   if (!Number.isFinite(value)) throw new MoneyFormatError(`${value} is not a finite amount`);
-  return parseAmount(value.toFixed(DECIMALS));
+  const nano = parseAmount(value.toFixed(DECIMALS));
+  if (AMOUNTS.size < AMOUNTS_KEPT) AMOUNTS.set(value, nano);
+  return nano;
 }
+
+/** Catalog prices and key limits are few and asked for on every request: each is converted once. */
+const AMOUNTS = new Map<number, bigint>();
+const AMOUNTS_KEPT = 4096;
 
 /**
  * 12_500_000_000n -> "12.50": every significant decimal, at least `minDecimals`. Exact, so
