@@ -25,6 +25,8 @@ interface RequestState {
   answered: boolean;
   /** The check runs while the request travels to admission, which awaits it (AdmissionGate). */
   deferred: boolean;
+  /** `onSend` ran: a streamed answer (a hijacked reply) has none, and is learned from in `onResponse`. */
+  sent?: boolean;
 }
 
 /**
@@ -38,6 +40,10 @@ interface RequestState {
  * rate limits on, its own script reads the key's block, so the check has no round trip of its
  * own), and `onSend` turns an answer that never reached admission into the block's 429 when the
  * check says so. Same decision, fewer Redis round trips on the way to the model.
+ *
+ * A streamed answer takes the reply over from Fastify, so `onSend` never runs for it: `onResponse`
+ * learns from it instead (the key works, the route reaches admission), or a client that only
+ * streams would pay the check's own Redis round trip on every request.
  */
 @Injectable()
 export class AbuseHooks implements OnModuleInit {
@@ -59,6 +65,10 @@ export class AbuseHooks implements OnModuleInit {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     fastify.addHook('onRequest', (request, reply) => this.before(request, reply));
     fastify.addHook('onSend', (request, reply, payload) => this.after(request as AuthenticatedRequest, reply, payload));
+    fastify.addHook('onResponse', (request, _reply, done) => {
+      this.streamed(request as AuthenticatedRequest);
+      done();
+    });
   }
 
   async before(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
@@ -124,6 +134,7 @@ export class AbuseHooks implements OnModuleInit {
   async after(request: AuthenticatedRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
     const state = this.state.get(request);
     if (!state) return payload;
+    state.sent = true;
     if (this.gate.takeReached(request.id)) this.admissionRoutes.add(routeOf(request));
     if (state.deferred) {
       // The request ended before admission (e.g. a 400): its deferred check decides now.
@@ -151,6 +162,14 @@ export class AbuseHooks implements OnModuleInit {
       await this.protection.failed(ipIdentity(request.ip), request.id);
     }
     return payload;
+  }
+
+  /** A streamed answer (200, sent by its relay, never through `onSend`): what `after` learns from a success. */
+  private streamed(request: AuthenticatedRequest): void {
+    const state = this.state.get(request);
+    if (!state || state.sent || state.answered) return;
+    if (this.gate.takeReached(request.id)) this.admissionRoutes.add(routeOf(request));
+    if (request.apiKey && state.secretHash) this.protection.authenticated(state.secretHash);
   }
 }
 

@@ -48,6 +48,15 @@ async function call(gateway: Gateway, path: string, init: { key?: string; method
 
 const chatBody = (over: Record<string, unknown> = {}) => ({ model: 'rl-text', messages: [{ role: 'user', content: 'hello' }], max_tokens: 16, ...over });
 const chat = (gateway: Gateway, key: string, over: Record<string, unknown> = {}) => call(gateway, '/chat/completions', { key, body: chatBody(over) });
+/** A streamed chat: its status, and whether the stream ended with `[DONE]`. */
+async function streamChat(gateway: Gateway, key: string): Promise<{ status: number; done: boolean }> {
+  const res = await fetch(`${gateway.api}/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify(chatBody({ stream: true })),
+  });
+  return { status: res.status, done: (await res.text()).includes('data: [DONE]') };
+}
 /** The gateway's hold for a one-message chat (docs/billing.md, "What a hold covers"), with the stack's system prompt. */
 const budget = promptBudgetOf(RATE_LIMIT_SYSTEM_PROMPT, '/no_think');
 const rlText = { id: 'rl-text', engine: { kind: 'openai-compatible' }, availableContextTokens: 8192, maxCompletionTokens: 2048 } as ModelDefinition;
@@ -315,6 +324,10 @@ describe('the abuse block, shared by both processes', () => {
       expect((await chat(a, seenKey)).status).toBe(200);
       expect((await chat(b, seenKey)).status).toBe(200);
       const unseen = await stack.newKey(caller.accountId);
+      // A key only ever used to stream is seen to work too (a streamed answer never passes Fastify's onSend).
+      const streaming = await stack.newKey(caller.accountId);
+      expect(await streamChat(a, streaming.secret)).toEqual({ status: 200, done: true });
+      expect(await streamChat(b, streaming.secret)).toEqual({ status: 200, done: true });
 
       for (let i = 0; i < 20; i++) expect((await chat(gatewayOf(i), badKey())).status).toBe(401);
       // 20 failures are allowed, the 21st is answered normally and starts the block.
@@ -329,6 +342,8 @@ describe('the abuse block, shared by both processes', () => {
       expect((await call(b, '/chat/completions', { body: chatBody() })).status).toBe(429);
       expect((await chat(a, seenKey)).status).toBe(200);
       expect((await chat(b, unseen.secret)).status).toBe(429);
+      expect(await streamChat(a, streaming.secret)).toEqual({ status: 200, done: true });
+      expect(await streamChat(b, streaming.secret)).toEqual({ status: 200, done: true });
       for (let i = 0; i < 10; i++) expect((await chat(gatewayOf(i), badKey())).status).toBe(429);
 
       await sleep(num(blocked, 'x-ratelimit-reset-requests') * 1000 - Date.now() + 200);
