@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { headers as natsHeaders, NatsConnection, Subscription } from 'nats';
+import { headers as natsHeaders, NatsConnection } from 'nats';
 import { ControlMessage, FrameKind, StreamEnd, StreamOpenReply, StreamOpenRequest } from '@svc/contracts';
 import { ErrorPayload } from '@svc/errors';
 import { NATS_HEADER } from '@svc/headers';
 import { inFlight } from './in-flight';
+import { InboxMux } from './inbox-mux';
 import { decodeJson } from './wire';
 
 export interface StreamPublisherOptions {
@@ -23,9 +24,10 @@ export class StreamAbortedError extends Error {
  */
 export class StreamPublisher {
   readonly streamId = randomUUID();
+  /** Where the reader sends acks and cancels (a subject of the connection's InboxMux). */
   readonly control: string;
   private readonly abort = new AbortController();
-  private readonly sub: Subscription;
+  private readonly release: () => void;
   private seq = 0;
   private acked = -1;
   private lastSentAt = Date.now();
@@ -40,8 +42,7 @@ export class StreamPublisher {
     private readonly open: StreamOpenRequest,
     private readonly options: StreamPublisherOptions,
   ) {
-    this.control = `${open.inbox}.ctl.${this.streamId}`;
-    this.sub = nc.subscribe(this.control, { callback: (_err, msg) => this.onControl(decodeJson<ControlMessage>(msg.data)) });
+    ({ subject: this.control, release: this.release } = InboxMux.of(nc).open((msg) => this.onControl(decodeJson<ControlMessage>(msg.data))));
     this.heartbeat = setInterval(
       () => {
         if (Date.now() - this.lastSentAt >= options.heartbeatMs) this.publish('heartbeat', undefined);
@@ -85,7 +86,7 @@ export class StreamPublisher {
     this.closed = true;
     this.ended();
     clearInterval(this.heartbeat);
-    this.sub.unsubscribe();
+    this.release();
     this.creditWaiter?.();
   }
 

@@ -1,7 +1,8 @@
-import { createInbox, NatsConnection, Subscription, Msg } from 'nats';
+import { Msg, NatsConnection } from 'nats';
 import { FrameKind, StreamOpenReply } from '@svc/contracts';
 import { DomainError, ErrorCode, ErrorPayload } from '@svc/errors';
 import { NATS_HEADER } from '@svc/headers';
+import { InboxMux } from './inbox-mux';
 import { decodeJson, encodeJson } from './wire';
 
 export type Frame =
@@ -18,8 +19,9 @@ export interface StreamReaderOptions {
  * frame acknowledges the previous one, so a slow HTTP client slows the producer down.
  */
 export class StreamReader {
-  readonly inbox = createInbox();
-  private readonly sub: Subscription;
+  /** Where the producer publishes this stream's frames (a subject of the connection's InboxMux). */
+  readonly inbox: string;
+  private readonly release: () => void;
   private readonly queue: Msg[] = [];
   private wake: (() => void) | null = null;
   private control: string | null = null;
@@ -34,14 +36,12 @@ export class StreamReader {
     private readonly options: StreamReaderOptions,
   ) {
     this.ackEvery = Math.max(1, Math.floor(options.window / 4));
-    this.sub = nc.subscribe(this.inbox, {
-      callback: (_err, msg) => {
-        this.lastFrameAt = Date.now();
-        if (msg.headers?.get(NATS_HEADER.frame) === 'heartbeat') return;
-        this.queue.push(msg);
-        this.wake?.();
-      },
-    });
+    ({ subject: this.inbox, release: this.release } = InboxMux.of(nc).open((msg) => {
+      this.lastFrameAt = Date.now();
+      if (msg.headers?.get(NATS_HEADER.frame) === 'heartbeat') return;
+      this.queue.push(msg);
+      this.wake?.();
+    }));
   }
 
   /**
@@ -116,7 +116,7 @@ export class StreamReader {
   close(): void {
     if (this.done) return;
     this.done = true;
-    this.sub.unsubscribe();
+    this.release();
     this.wake?.();
   }
 

@@ -1,7 +1,7 @@
 /**
  * Token-stream protocol over NATS (see docs/streaming-protocol.md).
  *
- * 1. The caller subscribes to a fresh inbox, then sends a `*.stream.*` request carrying
+ * 1. The caller listens on a fresh inbox (a subject of its connection's InboxMux), then sends a `*.stream.*` request carrying
  *    `StreamOpenRequest`. The service validates, replies `StreamOpenReply` and starts producing.
  * 2. The service publishes frames to the inbox. The frame kind and sequence number travel in NATS
  *    headers (`svc-frame`, `svc-seq`); the body is the payload bytes (a JSON chunk for `chunk`,

@@ -189,4 +189,23 @@ describe('token stream protocol over NATS', () => {
     expect(Date.now() - started).toBeLessThan(1_000);
     publisher.close();
   });
+
+  it('keeps concurrent streams on one connection apart, and drops what a stream is sent after it closed', async () => {
+    const streams = Array.from({ length: 20 }, () => pair(8));
+    await consumer.flush();
+    await Promise.all(streams.map(({ publisher }, i) => publisher.chunk(`s${i}`)));
+    for (const [i, { reader }] of streams.entries()) expect(text(await reader.next())).toBe(`s${i}`);
+
+    const [closed, next] = [streams[0], streams[1]];
+    closed.reader.close();
+    await closed.publisher.chunk('late'); // the reader is gone: nothing receives it
+    await next.publisher.chunk('own');
+    await producer.flush();
+    expect(text(await next.reader.next())).toBe('own');
+    expect(next.reader.take()).toBeUndefined();
+    for (const { reader, publisher } of streams) {
+      reader.close();
+      publisher.close();
+    }
+  });
 });
