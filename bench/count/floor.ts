@@ -6,12 +6,11 @@
 //
 //   npm run build && npm run bench:floor                  # 2,000 requests per turn, 2 rounds
 //   REQUESTS=5000 ROUNDS=3 npm run bench:floor
-import { ChildProcess, spawn } from 'node:child_process';
-import { openSync } from 'node:fs';
 import path from 'node:path';
+import { startBenchProcess } from '@svc/testing';
 import { Agent, request } from 'undici';
 import { chatTarget } from '../compare/src/chat-request';
-import { freePort, processLabel, processTree, readAllStats, stopChild, Target } from '../compare/src/gateway-overhead';
+import { freePort, processLabel, processTree, readAllStats, Target } from '../compare/src/gateway-overhead';
 import { counters } from './counters';
 import { runMain, startWithHotAccount } from './harness';
 
@@ -21,22 +20,6 @@ const ROUNDS = Number(process.env.ROUNDS ?? 2);
 const WARMUP = 300;
 const cleanups: (() => Promise<void>)[] = [];
 const say = (m: string) => process.stderr.write(`[bench:floor] ${m}\n`);
-
-/** A floor process, run from its TypeScript source; resolves once it prints "ready". */
-async function startFloor(file: string, env: NodeJS.ProcessEnv, logFile: string): Promise<ChildProcess> {
-  const log = openSync(logFile, 'w');
-  const child = spawn(process.execPath, ['-r', './apps/gateway/test/integration/support/register-ts.js', path.join('bench/count', file)], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', log],
-  });
-  cleanups.push(() => stopChild(child));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout?.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
-    child.once('exit', (code) => reject(new Error(`${file} exited with ${code}; see ${logFile}`)));
-  });
-  return child;
-}
 
 interface Proc {
   pid: number;
@@ -87,9 +70,14 @@ async function main(): Promise<void> {
   const logDir = path.join(root, 'tmp/bench-floor');
   const { systems, account } = await startWithHotAccount(root, logDir, cleanups, say);
   const natsUrl = String(systems.cliEnv.NATS_URL);
-  const service = await startFloor('floor-service.ts', { NATS_URL: natsUrl, UPSTREAM_URL: systems.endpoints.upstream }, path.join(logDir, 'floor-service.log'));
+  const floor = async (name: string, env: Record<string, string>) => {
+    const started = await startBenchProcess(name, `bench/count/${name}.ts`, env, 'ready', { logDir });
+    cleanups.push(started.stop);
+    return started;
+  };
+  const service = await floor('floor-service', { NATS_URL: natsUrl, UPSTREAM_URL: systems.endpoints.upstream });
   const port = await freePort();
-  const gateway = await startFloor('floor-gateway.ts', { NATS_URL: natsUrl, PORT: String(port) }, path.join(logDir, 'floor-gateway.log'));
+  const gateway = await floor('floor-gateway', { NATS_URL: natsUrl, PORT: String(port) });
 
   const keys = [account.apiKey];
   const one = { stream: false, accounts: 1 };

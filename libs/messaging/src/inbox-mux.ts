@@ -29,11 +29,6 @@ export class InboxMux {
     this.handlers.set(id, handler);
     return { subject: `${this.prefix}.${id}`, release: () => this.handlers.delete(id) };
   }
-
-  /** Subjects open now. */
-  get size(): number {
-    return this.handlers.size;
-  }
 }
 
 const MUXES = new WeakMap<NatsConnection, InboxMux>();

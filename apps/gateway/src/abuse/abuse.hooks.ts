@@ -25,8 +25,6 @@ interface RequestState {
   answered: boolean;
   /** The check runs while the request travels to admission, which awaits it (AdmissionGate). */
   deferred: boolean;
-  /** `onSend` ran: a streamed answer (a hijacked reply) has none, and is learned from in `onResponse`. */
-  sent?: boolean;
 }
 
 /**
@@ -41,9 +39,10 @@ interface RequestState {
  * own), and `onSend` turns an answer that never reached admission into the block's 429 when the
  * check says so. Same decision, fewer Redis round trips on the way to the model.
  *
- * A streamed answer takes the reply over from Fastify, so `onSend` never runs for it: `onResponse`
- * learns from it instead (the key works, the route reaches admission), or a client that only
- * streams would pay the check's own Redis round trip on every request.
+ * What a request that was not refused teaches (its key works; its route reaches admission) is
+ * learned in `onResponse`, which every answer passes: a streamed one takes the reply over from
+ * Fastify and never passes `onSend`, and a client that only streams would otherwise pay the
+ * check's own Redis round trip on every request and be refused by an address block.
  */
 @Injectable()
 export class AbuseHooks implements OnModuleInit {
@@ -66,7 +65,7 @@ export class AbuseHooks implements OnModuleInit {
     fastify.addHook('onRequest', (request, reply) => this.before(request, reply));
     fastify.addHook('onSend', (request, reply, payload) => this.after(request as AuthenticatedRequest, reply, payload));
     fastify.addHook('onResponse', (request, _reply, done) => {
-      this.streamed(request as AuthenticatedRequest);
+      this.learn(request as AuthenticatedRequest);
       done();
     });
   }
@@ -134,8 +133,6 @@ export class AbuseHooks implements OnModuleInit {
   async after(request: AuthenticatedRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
     const state = this.state.get(request);
     if (!state) return payload;
-    state.sent = true;
-    if (this.gate.takeReached(request.id)) this.admissionRoutes.add(routeOf(request));
     if (state.deferred) {
       // The request ended before admission (e.g. a 400): its deferred check decides now.
       const verdict = await this.gate.takeUnawaited(request.id);
@@ -147,7 +144,6 @@ export class AbuseHooks implements OnModuleInit {
     }
     if (state.answered) return payload;
     const key = request.apiKey;
-    if (key && state.secretHash) this.protection.authenticated(state.secretHash);
     // Only the caller's own failures count: the platform's 5xx (a service restarting) must not block a
     // retrying client, nor a 429 (docs/rate-limits.md: the limiter refuses those at the same cost as a block).
     if (reply.statusCode < 400 || reply.statusCode >= 500 || reply.statusCode === 429) return payload;
@@ -164,12 +160,12 @@ export class AbuseHooks implements OnModuleInit {
     return payload;
   }
 
-  /** A streamed answer (200, sent by its relay, never through `onSend`): what `after` learns from a success. */
-  private streamed(request: AuthenticatedRequest): void {
+  /** Once the answer has gone, plain or streamed: the route reached admission; the key (unless refused by a block) works. */
+  private learn(request: AuthenticatedRequest): void {
     const state = this.state.get(request);
-    if (!state || state.sent || state.answered) return;
+    if (!state) return;
     if (this.gate.takeReached(request.id)) this.admissionRoutes.add(routeOf(request));
-    if (request.apiKey && state.secretHash) this.protection.authenticated(state.secretHash);
+    if (!state.answered && request.apiKey && state.secretHash) this.protection.authenticated(state.secretHash);
   }
 }
 
