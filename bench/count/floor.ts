@@ -5,7 +5,7 @@
 // platform's request brings it level with Portkey on that machine: only fewer processes would.
 //
 //   npm run build && npm run bench:floor                  # 2,000 requests per turn, 2 rounds
-//   REQUESTS=5000 ROUNDS=3 npm run bench:floor
+//   REQUESTS=5000 ROUNDS=3 PRIME=8000 npm run bench:floor
 import path from 'node:path';
 import { startBenchProcess } from '@svc/testing';
 import { Agent, request } from 'undici';
@@ -18,6 +18,8 @@ const root = path.resolve(__dirname, '../..');
 const REQUESTS = Number(process.env.REQUESTS ?? 2000);
 const ROUNDS = Number(process.env.ROUNDS ?? 2);
 const WARMUP = 300;
+/** Requests each system gets once before the first round: V8 compiles optimized code only for code that has run a while (bench/RESULTS.md). */
+const PRIME = Number(process.env.PRIME ?? 5000);
 const cleanups: (() => Promise<void>)[] = [];
 const say = (m: string) => process.stderr.write(`[bench:floor] ${m}\n`);
 
@@ -34,14 +36,14 @@ interface Turn {
   split: Map<string, number>;
 }
 
-async function turn(target: Target, procs: () => Proc[]): Promise<Turn> {
+async function turn(target: Target, procs: () => Proc[], warmup = WARMUP): Promise<Turn> {
   const agent = new Agent({ connections: 1 });
   const one = async () => {
     const res = await request(target.url, { method: 'POST', headers: target.headers, body: target.body, dispatcher: agent });
     const text = await res.body.text();
     if (res.statusCode !== 200 || !text.includes('tok0')) throw new Error(`${target.url}: ${res.statusCode} ${text.slice(0, 300)}`);
   };
-  for (let i = 0; i < WARMUP; i++) await one();
+  for (let i = 0; i < warmup; i++) await one();
   const list = procs();
   const read = () => list.map((p) => counters(p.pid));
   const before = read();
@@ -104,14 +106,14 @@ async function main(): Promise<void> {
     const order = round % 2 === 0 ? contenders : [...contenders].reverse();
     for (const [name, target, pids] of order) {
       say(`round ${round + 1}: ${name}`);
-      results.get(name)!.push(await turn(target, pids));
+      results.get(name)!.push(await turn(target, pids, round === 0 ? PRIME : WARMUP));
     }
   }
 
   const base = median(results.get('upstream alone')!.map((t) => t.p50));
   const portkeyCpu = median(results.get('Portkey')!.map((t) => t.cpuMs));
   const lines = [
-    `bench:floor: ${REQUESTS} sequential non-streaming requests per turn on one kept-alive connection, ${ROUNDS} rounds (medians of the rounds)`,
+    `bench:floor: ${REQUESTS} sequential non-streaming requests per turn on one kept-alive connection, ${ROUNDS} rounds (medians of the rounds), after ${PRIME} requests to each system before its first`,
     '',
     '| system | p50 ms | added p50 ms | CPU ms/req | CPU / Portkey | wake-ups/req |',
     '|---|---:|---:|---:|---:|---:|',

@@ -21,6 +21,8 @@ const STRACED = Number(process.env.STRACED ?? 200);
 const STREAM = process.env.STREAM === '1';
 const TRACED = Number(process.env.TRACED ?? 0);
 const PROFILE = (process.env.PROFILE ?? '').split(',').filter(Boolean);
+/** Requests before counting: V8 compiles optimized code only after code has run a while (about 4,000 requests here, bench/RESULTS.md). */
+const WARMUP = Number(process.env.WARMUP ?? 5000);
 const cleanups: (() => Promise<void>)[] = [];
 const say = (m: string) => process.stderr.write(`[bench:count] ${m}\n`);
 
@@ -64,7 +66,7 @@ async function main(): Promise<void> {
     const text = await res.body.text();
     if (res.statusCode !== 200) throw new Error(`${res.statusCode} ${text.slice(0, 300)}`);
   };
-  for (let i = 0; i < 300; i++) await one();
+  for (let i = 0; i < WARMUP; i++) await one();
 
   const tree = processTree(readAllStats(), systems.cpu.platformRoot).map((s) => ({ pid: s.pid, label: processLabel(s.pid, s.comm) }));
   const processes = [

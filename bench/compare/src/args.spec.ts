@@ -7,6 +7,7 @@ describe('bench:compare arguments', () => {
     expect(parse([])).toMatchObject({
       durationSeconds: 10,
       warmupSeconds: 2,
+      primeSeconds: 16,
       connections: 32,
       accounts: 64,
       streamRequests: 200,
@@ -16,7 +17,7 @@ describe('bench:compare arguments', () => {
   });
 
   it('--quick shortens the defaults, and explicit flags still win', () => {
-    expect(parse(['--quick'])).toMatchObject({ durationSeconds: 2, warmupSeconds: 1, streamRequests: 50, quick: true });
+    expect(parse(['--quick'])).toMatchObject({ durationSeconds: 2, warmupSeconds: 1, primeSeconds: 2, streamRequests: 50, quick: true });
     expect(parse(['--quick', '--duration', '5', '--warmup', '0'])).toMatchObject({ durationSeconds: 5, warmupSeconds: 0 });
   });
 

@@ -5,6 +5,8 @@ import { z } from 'zod';
 export const USAGE = `Usage: npm run bench:compare -- [options]
   --duration <s>          seconds per measured run (default 10; 2 with --quick)
   --warmup <s>            seconds of warm-up before each measured run (default 2; 1 with --quick)
+  --prime <s>             seconds of load each system gets once, before the first scenario, half of it
+                          streamed, so that all are measured with their code compiled (default 16; 2 with --quick)
   --quick                 a short smoke run (the defaults in parentheses above and below)
   --connections <n>       connections of the loaded scenarios (default 32; the unloaded ones use 1)
   --accounts <n>          accounts, one key each, of the many-accounts scenarios (default 64)
@@ -17,6 +19,7 @@ export const USAGE = `Usage: npm run bench:compare -- [options]
 export interface CompareOptions {
   durationSeconds: number;
   warmupSeconds: number;
+  primeSeconds: number;
   connections: number;
   accounts: number;
   streamRequests: number;
@@ -38,6 +41,7 @@ const optionalInt = (flag: string, min: number) =>
 const flagsSchema = z.object({
   duration: optionalInt('duration', 1),
   warmup: optionalInt('warmup', 0),
+  prime: optionalInt('prime', 0),
   connections: optionalInt('connections', 2),
   accounts: optionalInt('accounts', 2),
   'stream-requests': optionalInt('stream-requests', 1),
@@ -62,6 +66,7 @@ export function parseCompareArgs(argv: string[], root: string): CompareOptions {
   return {
     durationSeconds: f.duration ?? (f.quick ? 2 : 10),
     warmupSeconds: f.warmup ?? (f.quick ? 1 : 2),
+    primeSeconds: f.prime ?? (f.quick ? 2 : 16),
     connections: f.connections ?? 32,
     accounts: f.accounts ?? 64,
     streamRequests: f['stream-requests'] ?? (f.quick ? 50 : 200),

@@ -6,7 +6,7 @@ import { benchAccounts } from './accounts';
 import { parseCompareArgs, USAGE } from './args';
 import { chatTarget, Endpoints, probe } from './chat-request';
 import { platformPids } from './cpu-sampler';
-import { measureStreaming, repoRoot, StreamResult } from './gateway-overhead';
+import { measureStreaming, repoRoot, runLoad, StreamResult } from './gateway-overhead';
 import { measure } from './measure';
 import { CompareResult, Measurement } from './measurement';
 import { rssMb } from './proc-memory';
@@ -21,6 +21,8 @@ const say = (msg: string): void => {
 };
 const cleanups: (() => Promise<void>)[] = [];
 const SYSTEMS: System[] = ['direct', 'platform', 'portkey'];
+/** Connections of the priming load: enough to reach the compiling quickly, few enough for any machine. */
+const PRIME_CONNECTIONS = 4;
 
 const COUNTED = `CPU ms/req is utime+stime per completed request during the measured run (from /proc): direct = the fake upstream;
 platform = node tools/start/start.js and every process below it (gateway, chat, billing, keys; others = media, audio,
@@ -62,6 +64,17 @@ async function main(): Promise<void> {
       await probe(chatTarget(system, { stream, accounts: 1 }, endpoints, keys), `${system} (${stream ? 'streaming' : 'non-streaming'})`);
   }
 
+  // V8 compiles a function's optimized code only after it has run a while: the platform's many
+  // processes took about 4,000 requests to settle, Portkey about 3,000 (bench/RESULTS.md). Each
+  // system gets the same load once, so every scenario measures compiled code, not the compiling.
+  if (options.primeSeconds > 0) {
+    for (const system of SYSTEMS) {
+      say(`priming ${system}: ${options.primeSeconds} s at ${PRIME_CONNECTIONS} connections, half of it streamed`);
+      for (const stream of [false, true])
+        await runLoad(chatTarget(system, { stream, accounts: 1 }, endpoints, keys), PRIME_CONNECTIONS, Math.max(1, Math.ceil(options.primeSeconds / 2)));
+    }
+  }
+
   const list = scenarios(options.connections, options.accounts);
   const measurements: Measurement[] = [];
   const rssPids = (system: System) => (): number[] =>
@@ -84,7 +97,7 @@ async function main(): Promise<void> {
   const lines = [
     '',
     `bench:compare: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${versions}`,
-    `${options.durationSeconds} s per run after ${options.warmupSeconds} s warm-up, upstream answers ${options.tokens} tokens at once, load average ${loadAvg(loadBefore)} before, ${loadAvg(os.loadavg())} after`,
+    `${options.durationSeconds} s per run after ${options.warmupSeconds} s warm-up (each system primed with ${options.primeSeconds} s of load first), upstream answers ${options.tokens} tokens at once, load average ${loadAvg(loadBefore)} before, ${loadAvg(os.loadavg())} after`,
     '',
     renderLoadTable(result),
     '',

@@ -38,14 +38,15 @@ export async function bootstrapService(
   const logger = createLogger(service);
   // Off unless OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md, "Traces").
   const tracing = await startTracing(service);
-  const server = new SvcNatsServer({
-    ...NATS_CONNECTION_OPTIONS,
-    servers: config.NATS_URL.split(','),
-    queue: service,
-    name: `${service}-server`,
-    gracefulShutdown: true,
-    gracePeriod: config.SHUTDOWN_GRACE_MS,
-  });
+  const server = new SvcNatsServer(
+    Object.assign({}, NATS_CONNECTION_OPTIONS, {
+      servers: config.NATS_URL.split(','),
+      queue: service,
+      name: `${service}-server`,
+      gracefulShutdown: true,
+      gracePeriod: config.SHUTDOWN_GRACE_MS,
+    }),
+  );
   // Probes first: alive while the modules start (migrations, model loads), ready once subscribed.
   const probes: ProbeState = { ready: false };
   if (config.HEALTH_PORT) collectServiceDefaults(service);

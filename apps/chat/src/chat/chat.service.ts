@@ -52,9 +52,11 @@ export class ChatService {
       let retries = 0;
       const choices = await generateChoices(this.candidates(model, params), preparedParams(params, web), signal, { retry: () => void retries++ });
       model = choices.model;
-      const results = choices.results.map((r) => ({ ...r, text: r.toolCalls ? r.text : web.rewriteCitations(this.svc.filterText(params, r.text)) }));
+      const results = choices.results.map((r) =>
+        Object.assign({}, r, { text: r.toolCalls ? r.text : web.rewriteCitations(this.svc.filterText(params, r.text)) }),
+      );
       const result = combineResults(results);
-      charge({ ...textUsage(result), ...web.billable() });
+      charge(Object.assign(textUsage(result), web.billable()));
       this.logger.info(
         {
           requestId: caller.requestId,
@@ -69,7 +71,7 @@ export class ChatService {
       const completion = toCompletion(newCompletionId(), model.id, results);
       const documents = web.documentsToolCall();
       if (documents) for (const choice of completion.choices) choice.message.tool_calls = [documents, ...(choice.message.tool_calls ?? [])];
-      return { ...completion, svc_parameters: web.echo(), ...withUpstreamRetries(retries) };
+      return Object.assign(completion, { svc_parameters: web.echo() }, withUpstreamRetries(retries));
     });
   }
 
@@ -170,7 +172,7 @@ export class ChatService {
     results: GenerateResult[],
   ): Promise<void> {
     const result = combineResults(results);
-    this.billing.settle(billing, caller.requestId, 'completed', { ...textUsage(result), ...web.billable() }, Date.now() - state.started);
+    this.billing.settle(billing, caller.requestId, 'completed', Object.assign(textUsage(result), web.billable()), Date.now() - state.started);
     state.settled = true;
     for (const [index, choice] of results.entries()) await publisher.chunk(state.chunks.finish(choice.finishReason, index, choice.logprobs ?? null));
     if (params.stream_options?.include_usage) await publisher.chunk(state.chunks.usage(usageOf(result)));
@@ -260,7 +262,7 @@ const maxTokensOf = (model: ModelDefinition, params: CompleteChatRequest['params
 
 /** What the engines run: a chat request with its prepared messages (AugmentedChat), a raw prompt as it is. */
 const preparedParams = (params: TextCompletionParams, web: AugmentedChat): TextCompletionParams =>
-  isRawCompletion(params) ? params : { ...params, messages: web.messages };
+  isRawCompletion(params) ? params : Object.assign({}, params, { messages: web.messages });
 
 const textUsage = (result: GenerateResult): SettledUsage => ({ kind: 'text', promptTokens: result.promptTokens, completionTokens: result.completionTokens });
 

@@ -21,7 +21,7 @@ export function usageOf(result: GenerateResult): Usage {
 /** n choices: the prompt counts once (as OpenAI bills it), completions add up; cached tokens of the first. */
 export function combineResults(results: GenerateResult[]): GenerateResult {
   if (results.length === 1) return results[0];
-  return { ...results[0], completionTokens: results.reduce((sum, r) => sum + r.completionTokens, 0) };
+  return Object.assign({}, results[0], { completionTokens: results.reduce((sum, r) => sum + r.completionTokens, 0) });
 }
 
 function messageOf(result: GenerateResult): ChatCompletion['choices'][number]['message'] {

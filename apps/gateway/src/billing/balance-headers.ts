@@ -8,6 +8,7 @@ import { formatAmount } from '@svc/pricing';
  */
 export function balanceHeaders(before: NanoAmounts, key?: Pick<AuthenticatedKey, 'wallet'>): Record<string, string> {
   const usd = formatAmount(BigInt(before.usd));
-  const headers = { [HEADER.balanceUsd]: usd, [HEADER.balanceDiem]: formatAmount(BigInt(before.diem)) };
-  return key?.wallet ? { ...headers, [HEADER.balanceRemaining]: usd } : headers;
+  const headers: Record<string, string> = { [HEADER.balanceUsd]: usd, [HEADER.balanceDiem]: formatAmount(BigInt(before.diem)) };
+  if (key?.wallet) headers[HEADER.balanceRemaining] = usd;
+  return headers;
 }

@@ -136,16 +136,14 @@ export class BillingStage implements AdmissionStage, OnApplicationShutdown {
       endAccount();
       endKey?.();
     };
-    return {
-      ...ticket,
-      settle: async (usage) => {
-        try {
-          await ticket.settle(usage);
-        } finally {
-          end();
-        }
-      },
+    const settle: AdmissionTicket['settle'] = async (usage) => {
+      try {
+        await ticket.settle(usage);
+      } finally {
+        end();
+      }
     };
+    return Object.assign({}, ticket, { settle });
   }
 
   /** Under the account's credit lease, or null when billing wants this one reserved exactly. */
@@ -178,7 +176,7 @@ export class BillingStage implements AdmissionStage, OnApplicationShutdown {
         // The hold stays spent in this replica whatever happens; what the request did not cost
         // returns to the account when the lease closes. Releases and fallbacks go in batches.
         const report = this.gatewaySettlement(reservationId, worstCase.kind === 'text', usage);
-        if (report) this.settler.send({ ...report, lease: billing.lease }, requestId);
+        if (report) this.settler.send(Object.assign(report, { lease: billing.lease }), requestId);
         grant.end();
       },
     };

@@ -15,8 +15,7 @@ export function withKeyNames(a: UsageAnalyticsReply, descriptions: Map<string, s
     return name;
   };
   const { topKeyIds, byKeyDaily, byKey, ...rest } = a;
-  return {
-    ...rest,
+  return Object.assign({}, rest, {
     byKey: byKey.map((k) => ({
       apiKeyId: k.apiKeyId,
       description: nameOf(k.apiKeyId),
@@ -26,5 +25,5 @@ export function withKeyNames(a: UsageAnalyticsReply, descriptions: Map<string, s
     })),
     byKeyDaily: byKeyDaily.map((day) => Object.fromEntries(Object.entries(day).map(([k, v]) => [k === 'date' ? k : nameOf(k), v]))),
     topKeyNames: topKeyIds.map(nameOf),
-  };
+  });
 }

@@ -134,7 +134,7 @@ function featuresOf(body: ChatFieldsBody): ChatFeatureParams {
 /** The typed parameters the chat service receives. */
 export function toChatParams(body: ChatRequestBody, modelId: string): ChatCompletionParams {
   const messages: ChatMessage[] = body.messages.map(toMessage);
-  return { ...toGenerationParams(body, modelId), messages };
+  return Object.assign(toGenerationParams(body, modelId), { messages });
 }
 
 /** Everything the chat service receives but the prompt: the model, sampling, stop, stream, request features. */

@@ -15,7 +15,7 @@ type ChatCompletionBody = ChatCompletion & { cost?: ResponseCost };
 const chatAnswer = (errorStyle: ErrorStyle): ChatAnswer<ChatCompletionBody> => {
   const chunks = chatCompletionChunks(errorStyle);
   return {
-    body: (completion, cost) => (cost ? { ...completion, cost } : completion),
+    body: (completion, cost) => (cost ? Object.assign(completion, { cost }) : completion),
     stream: () => chunks,
   };
 };

@@ -58,7 +58,7 @@ export class ChatPipeline {
     const { caller, reply } = call;
     const { model, svc, personaBytes } = await this.svcParameters.resolve(request.model, request.svc_parameters, caller.requestId);
     const admission = this.admission.forModel(call, model);
-    const params = { ...request.params(model.id), svc_parameters: svc };
+    const params = Object.assign(request.params(model.id), { svc_parameters: svc });
     const additions = { budget: await this.promptBudget.get(caller.requestId), personaBytes };
     const worstCase = chatWorstCase(params, model, additions, this.catalog);
     // Asked only when the byte bound does not fit the credit left (docs/billing.md, "Exact at the margin").

@@ -25,7 +25,7 @@ export abstract class ServiceStreamRelay {
     return openStream(this.nc, this.config, (stream) =>
       // Heartbeats while the service opens it: a service that dies after taking the request is a
       // 503 within STREAM_IDLE_TIMEOUT_MS, not a wait for the whole RPC timeout.
-      this.rpc.send(subject, { ...request, stream } as RpcRequest<S>, {
+      this.rpc.send(subject, Object.assign({}, request, { stream }) as RpcRequest<S>, {
         requestId: request.caller.requestId,
         timeoutMs: this.config.INFERENCE_TIMEOUT_MS,
         idleTimeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS,

@@ -48,8 +48,8 @@ function refuseWhatAddsToThePrompt(model: string, svc: ChatFieldsBody['svc_param
  * defaults to 16), so it runs on the chat pipeline like any chat request.
  */
 function toChatFields(body: CompletionsRequestBody): ChatFieldsBody {
-  return {
-    ...unknownFields(body),
+  // Unknown fields first, so ours win; assigned onto them (a fresh object), not spread.
+  return Object.assign(unknownFields(body), {
     model: body.model,
     max_tokens: body.max_tokens ?? DEFAULT_MAX_TOKENS,
     ...(body.temperature != null ? { temperature: body.temperature } : {}),
@@ -69,7 +69,7 @@ function toChatFields(body: CompletionsRequestBody): ChatFieldsBody {
     svc_parameters: svcParametersOf(body),
     ...(body.prompt_cache_key ? { prompt_cache_key: body.prompt_cache_key } : {}),
     ...(body.user ? { user: body.user } : {}),
-  };
+  });
 }
 
 /**

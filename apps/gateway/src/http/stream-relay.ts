@@ -42,13 +42,15 @@ export async function openStream(
 export function takeOverResponse(reply: FastifyReply, reader: StreamReader, contentType: string, extra: Record<string, string> = {}): ServerResponse {
   const raw = reply.raw;
   reply.hijack();
-  raw.writeHead(200, {
-    ...(reply.getHeaders() as Record<string, string>),
-    [HEADER.contentType]: contentType,
-    [HEADER.cacheControl]: 'no-cache, no-transform',
-    ...extra,
-    'x-accel-buffering': 'no',
-  });
+  raw.writeHead(
+    200,
+    Object.assign({}, reply.getHeaders() as Record<string, string>, {
+      [HEADER.contentType]: contentType,
+      [HEADER.cacheControl]: 'no-cache, no-transform',
+      ...extra,
+      'x-accel-buffering': 'no',
+    }),
+  );
   raw.on('close', () => {
     if (!raw.writableFinished) reader.cancel();
   });

@@ -87,7 +87,7 @@ export class RateLimiter implements OnModuleDestroy {
     if (!taken) return null;
     const { slot, decision } = taken;
     return {
-      decision: { ...decision, blockedUntil: null },
+      decision: Object.assign({}, decision, { blockedUntil: null }),
       buckets,
       settle: async (tokens) => {
         if (lease.settle(slot, tokens)) return;

@@ -125,11 +125,11 @@ export function toResponse(completion: ChatCompletion, request: ResponsesRequest
       arguments: call.function.arguments,
       status: 'completed',
     } satisfies FunctionCallItem);
-  return {
-    ...responseShell(request, { id, createdAt: completion.created, model: completion.model }),
-    ...finish,
-    output,
-    usage: toResponseUsage(completion.usage),
-    ...(cost ? { cost } : {}),
-  };
+  return Object.assign(
+    {},
+    responseShell(request, { id, createdAt: completion.created, model: completion.model }),
+    finish,
+    { output, usage: toResponseUsage(completion.usage) },
+    cost ? { cost } : {},
+  );
 }

@@ -46,14 +46,15 @@ export async function generateChoices(candidates: Candidate[], params: TextCompl
   const n = params.n ?? 1;
   let lastError: unknown;
   for (const [position, candidate] of candidates.entries()) {
-    const base = { ...toGenerateRequest(candidate.model, params, signal), ...(events.retry ? { onUpstreamRetry: events.retry } : {}) };
+    const base = toGenerateRequest(candidate.model, params, signal);
+    if (events.retry) base.onUpstreamRetry = events.retry;
     let produced = false;
     const results: GenerateResult[] = [];
     try {
       events.candidate?.(candidate.model);
       const engine = candidate.engine();
       for (let index = 0; index < n; index++) {
-        const request = { ...base, ...(base.seed !== undefined ? { seed: base.seed + index } : {}) };
+        const request = base.seed !== undefined ? Object.assign({}, base, { seed: base.seed + index }) : base;
         const onText = events.text
           ? async (text: string) => {
               produced = true;

@@ -34,7 +34,7 @@ export async function runGeneration(engine: TextEngine, request: GenerateRequest
     if (onText && result.text) await onText(result.text);
     return result;
   }
-  return { ...result, text: '', finishReason: 'tool_calls', toolCalls: [toToolCall(result.text)] };
+  return Object.assign({}, result, { text: '', finishReason: 'tool_calls' as const, toolCalls: [toToolCall(result.text)] });
 }
 
 /** How many times `runGeneration` may evaluate the request's prompt: twice where an answer is checked and may be retried. */

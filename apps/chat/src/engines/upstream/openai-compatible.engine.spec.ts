@@ -26,6 +26,16 @@ describe('upstreamBody', () => {
     expect(upstreamBody({ prompt: 'x', maxTokens: 1, signal }, 'served', false).logprobs).toBeUndefined();
   });
 
+  it('puts the caller’s unknown fields first and lets ours win, copying each as its own field', () => {
+    const passthrough = JSON.parse('{"model":"theirs","logit_bias":{"1":2},"__proto__":{"polluted":true}}') as Record<string, unknown>;
+    const body = upstreamBody({ messages: [{ role: 'user', content: 'Hi' }], maxTokens: 7, passthrough, signal }, 'served', false);
+    expect(Object.keys(body).slice(0, 4)).toEqual(['model', 'logit_bias', '__proto__', 'messages']);
+    expect(body.model).toBe('served');
+    expect(Object.getPrototypeOf(body)).toBe(Object.prototype);
+    expect((body as { polluted?: boolean }).polluted).toBeUndefined();
+    expect(JSON.parse(JSON.stringify(body))).toMatchObject({ model: 'served', logit_bias: { '1': 2 }, max_tokens: 7 });
+  });
+
   it('sends a chat request’s messages, with chat’s logprobs and top_logprobs', () => {
     const body = upstreamBody({ messages: [{ role: 'user', content: 'Hi' }], maxTokens: 7, logprobs: true, topLogprobs: 3, signal }, 'served', false);
     expect(body).toMatchObject({ model: 'served', messages: [{ role: 'user', content: 'Hi' }], max_tokens: 7, logprobs: true, top_logprobs: 3, stream: false });

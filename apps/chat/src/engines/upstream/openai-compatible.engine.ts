@@ -189,22 +189,24 @@ export class OpenAICompatibleEngine implements TextEngine {
  * The body sent upstream: unknown fields first, so ours (model above all) win. A chat request's
  * for `/chat/completions`; a raw prompt's for `/completions`, where `logprobs` is the number of
  * alternatives per token (the legacy API's form of chat's `logprobs` and `top_logprobs`).
+ * Built field by field rather than spread onto the passthrough: an object literal that starts with
+ * a spread is slow on Node 20 (docs/architecture.md, "Object spreads on the request path").
  */
 export function upstreamBody(request: GenerateRequest, model: string, stream: boolean): Record<string, unknown> {
-  const generation = { ...(request.passthrough ?? {}), model };
+  const body = ownFields(request.passthrough);
   const tail = { prompt_cache_key: request.cacheKey, stream, ...(stream ? { stream_options: { include_usage: true } } : {}) };
   if (request.prompt !== undefined) {
-    return {
-      ...generation,
+    return Object.assign(body, {
+      model,
       prompt: request.prompt,
       ...samplingOf(request),
       logprobs: request.logprobs ? (request.topLogprobs ?? 0) : undefined,
       response_format: request.responseFormat,
       ...tail,
-    };
+    });
   }
-  return {
-    ...generation,
+  return Object.assign(body, {
+    model,
     messages: request.messages.map(upstreamMessage),
     ...samplingOf(request),
     logprobs: request.logprobs,
@@ -214,7 +216,14 @@ export function upstreamBody(request: GenerateRequest, model: string, stream: bo
     tool_choice: request.toolChoice,
     parallel_tool_calls: request.parallelToolCalls,
     ...tail,
-  };
+  });
+}
+
+/** The caller's fields as own properties of a new object, whatever their names (`__proto__` included), as a spread copies them. */
+function ownFields(fields: Record<string, unknown> | undefined): Record<string, unknown> {
+  const own: Record<string, unknown> = {};
+  for (const key of Object.keys(fields ?? {})) Object.defineProperty(own, key, { value: fields![key], enumerable: true, writable: true, configurable: true });
+  return own;
 }
 
 /** The sampling fields both upstream APIs take as they are. */
