@@ -18,6 +18,10 @@ const replicas = parseReplicas(env.SVC_REPLICAS || '1');
 const gatewayPorts = parseGatewayPorts(env.SVC_GATEWAY_PORTS || String(port));
 // Extra Node.js flags for every service process, e.g. "--max-old-space-size=2048" or "--cpu-prof".
 const nodeArgs = (env.SVC_NODE_ARGS || '').split(' ').filter(Boolean);
+// The gateway's own, before SVC_NODE_ARGS (a later flag wins): a young generation of up to 64 MiB
+// per semi-space, where the requests in flight die young instead of being copied out (16% less
+// gateway CPU at 32 connections; docs/configuration.md, "Request bodies and memory").
+const GATEWAY_NODE_ARGS = ['--max-semi-space-size=64'];
 const say = (msg) => process.stdout.write(`[start] ${msg}\n`);
 const node = (script, args = []) =>
   execFileSync(process.execPath, ['-r', path.join(root, 'tools/register-paths.js'), path.join(root, script), ...args], { cwd: root, env, stdio: 'inherit' });
@@ -64,7 +68,8 @@ let stopping = false;
 
 function launch(name, replica = 0, ownEnv = {}) {
   const script = path.join(root, 'dist/apps', name, 'src/main.js');
-  const child = spawn(process.execPath, [...nodeArgs, '-r', path.join(root, 'tools/register-paths.js'), script], {
+  const flags = name === 'gateway' ? [...GATEWAY_NODE_ARGS, ...nodeArgs] : nodeArgs;
+  const child = spawn(process.execPath, [...flags, '-r', path.join(root, 'tools/register-paths.js'), script], {
     cwd: root,
     env: { ...env, ...ownEnv },
     stdio: 'inherit',
