@@ -11,6 +11,7 @@ import { ProbeState, startProbeServer } from './probe-server';
 import { collectServiceDefaults } from './service-metrics';
 import { RpcErrorFilter } from './rpc-error.filter';
 import { SvcNatsServer } from './svc-nats.server';
+import { WireDeserializer, WireSerializer } from './wire-serializers';
 import { errorMessage } from '@svc/errors';
 
 /** What every service's config carries for its lifecycle (libs/config commonEnv). */
@@ -45,6 +46,8 @@ export async function bootstrapService(
       name: `${service}-server`,
       gracefulShutdown: true,
       gracePeriod: config.SHUTDOWN_GRACE_MS,
+      serializer: new WireSerializer(),
+      deserializer: new WireDeserializer(),
     }),
   );
   // Probes first: alive while the modules start (migrations, model loads), ready once subscribed.

@@ -15,3 +15,4 @@ export * from './in-flight';
 export * from './probe-server';
 export * from './service-metrics';
 export * from './unavailable-dependency';
+export * from './wire-serializers';
