@@ -1,3 +1,5 @@
+import { createServer, Server } from 'node:http';
+import { AddressInfo, Socket } from 'node:net';
 import { ErrorCode } from '@svc/errors';
 import { startFakeOpenAiUpstream } from '@svc/testing';
 import { GenerateOptions, GenerationAbortedError } from '../../src/engines/engine';
@@ -132,6 +134,57 @@ describe('OpenAICompatibleEngine against an OpenAI-protocol server', () => {
     await expect(pending).rejects.toBeInstanceOf(GenerationAbortedError);
     await new Promise((r) => setTimeout(r, 50));
     expect(server.upstream.requests.at(-1)!.outcome).toBe('client-aborted');
+  });
+
+  describe('a streamed body after its [DONE]', () => {
+    const chunk = (content: string) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
+    const done = `data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], usage: { prompt_tokens: 3, completion_tokens: 2 } })}\n\ndata: [DONE]\n\n`;
+    let raw: Server;
+    let connections: Socket[];
+    let holdOpen: boolean;
+    let rawEngine: OpenAICompatibleEngine;
+    beforeAll(async () => {
+      raw = createServer((req, res) => {
+        req.resume();
+        req.on('end', () => {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.write(chunk('Hi') + chunk(' there') + done);
+          if (!holdOpen) res.end();
+        });
+      });
+      raw.on('connection', (socket) => connections.push(socket));
+      await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+      rawEngine = new OpenAICompatibleEngine({
+        baseUrl: `http://127.0.0.1:${(raw.address() as AddressInfo).port}/v1`,
+        model: 'm',
+        timeoutMs: 10_000,
+        connections: 1,
+      });
+    });
+    beforeEach(() => {
+      connections = [];
+      holdOpen = false;
+    });
+    afterAll(async () => {
+      await rawEngine.close();
+      raw.closeAllConnections();
+      await new Promise((resolve) => raw.close(resolve));
+    });
+
+    it('is read to its end, so the next stream reuses the connection', async () => {
+      for (let i = 0; i < 3; i++) expect((await rawEngine.generate(request(), () => undefined)).text).toBe('Hi there');
+      expect(connections).toHaveLength(1);
+    });
+
+    it('is cut a while after [DONE] when the server never ends it: the answer is complete at once, and the connection is freed', async () => {
+      holdOpen = true;
+      const started = Date.now();
+      expect((await rawEngine.generate(request(), () => undefined)).text).toBe('Hi there');
+      expect(Date.now() - started).toBeLessThan(1_000);
+      // One connection in the pool: the next request is answered once the held one is cut (about 2 s).
+      holdOpen = false;
+      expect((await rawEngine.generate(request(), () => undefined)).text).toBe('Hi there');
+    });
   });
 
   it('reports an unreachable server as 502-class error', async () => {
