@@ -19,7 +19,7 @@ describe('report', () => {
   });
 
   it('shows streaming first byte added over the direct stream', () => {
-    expect(renderStreamTable(result)).toMatch(/^platform\s+1\.90\s+5\.70\s+2\.00\s+2\.40\s+\+1\.60$/m);
+    expect(renderStreamTable(result)).toMatch(/^platform\s+1\.70\s+5\.10\s+1\.80\s+2\.20\s+\+1\.40$/m);
   });
 
   it('lists runs with non-2xx answers, and none when all were 2xx', () => {

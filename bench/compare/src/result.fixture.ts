@@ -68,5 +68,5 @@ export const passing: FixtureNumbers = {
     },
     portkey: { portkey: 1.0 },
   },
-  firstByteP50: { direct: 0.3, platform: 1.9, portkey: 30 },
+  firstByteP50: { direct: 0.3, platform: 1.7, portkey: 30 },
 };
