@@ -101,6 +101,8 @@ export const NATS_HEADER = {
   requestId: 'svc-request-id',
   frame: 'svc-frame',
   seq: 'svc-seq',
+  /** On a stream frame: the chunks it holds, newline-separated, numbered from its `svc-seq` (absent: one). */
+  count: 'svc-count',
   /** On a request: send heartbeats to this subject every `heartbeatMs` while working on it. */
   heartbeatTo: 'svc-heartbeat-to',
   heartbeatMs: 'svc-heartbeat-ms',

@@ -14,6 +14,9 @@ export interface StreamPublisherOptions {
   requestId?: string;
 }
 
+/** A batch of chunks holds at most this many UTF-16 units (at most 192 KiB of UTF-8), far inside a NATS message; one chunk alone may be larger. */
+const BATCH_MAX_UNITS = 64 * 1024;
+
 export class StreamAbortedError extends Error {
   override name = 'StreamAbortedError';
 }
@@ -34,6 +37,11 @@ export class StreamPublisher {
   private creditWaiter: (() => void) | null = null;
   private readonly heartbeat: NodeJS.Timeout;
   private closed = false;
+  /** Chunks produced in this run of microtasks, not yet published: one message when the run ends (`open.batch`). */
+  private batch: string[] = [];
+  private batchSeq = 0;
+  private batchUnits = 0;
+  private readonly flushBatch = () => this.publishBatch();
   /** An open stream is in-flight work: a graceful shutdown waits for it to end. */
   private readonly ended = inFlight.begin();
 
@@ -60,11 +68,33 @@ export class StreamPublisher {
     return { streamId: this.streamId, control: this.control, heartbeatMs: this.options.heartbeatMs };
   }
 
-  /** Publishes one chunk, first waiting for credit (back-pressure) if the reader is behind. */
+  /**
+   * Publishes one chunk, first waiting for credit (back-pressure) if the reader is behind. Where the
+   * reader takes batches (`open.batch`), the chunks produced before the current run of microtasks
+   * ends (an upstream read that held several tokens) leave as one message: one header block and one
+   * message for nats-server and the reader to handle instead of one each. Each still has its number.
+   */
   async chunk(payload: string | object): Promise<void> {
+    // A batch leaves when this run of microtasks ends, so also while the producer waits here.
     if (this.seq > this.acked + this.open.window) await this.waitForCredit();
     if (this.abort.signal.aborted) throw new StreamAbortedError(String(this.abort.signal.reason ?? 'aborted'));
-    this.publish('chunk', typeof payload === 'string' ? payload : JSON.stringify(payload));
+    const body = typeof payload === 'string' ? payload : JSON.stringify(payload);
+    // A batch's chunks are separated by newlines: a chunk holding one goes alone (JSON never does).
+    if (this.open.batch !== true || (typeof payload === 'string' && body.includes('\n'))) {
+      this.publishBatch();
+      this.publish('chunk', body);
+      return;
+    }
+    // Bounded in size too (speech sends audio).
+    if (this.batchUnits + body.length > BATCH_MAX_UNITS) this.publishBatch();
+    if (this.batch.length === 0) {
+      this.batchSeq = this.seq;
+      // After the microtasks now queued: the rest of this read's chunks join first.
+      process.nextTick(this.flushBatch);
+    }
+    this.batch.push(body);
+    this.batchUnits += body.length;
+    this.seq++;
   }
 
   end(end: StreamEnd): void {
@@ -77,6 +107,7 @@ export class StreamPublisher {
 
   private finish(kind: 'end' | 'error', body: string): void {
     if (this.closed) return;
+    this.publishBatch();
     if (!this.abort.signal.aborted) this.publish(kind, body);
     this.close();
   }
@@ -84,10 +115,27 @@ export class StreamPublisher {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.batch = [];
+    this.batchUnits = 0;
     this.ended();
     clearInterval(this.heartbeat);
     this.release();
     this.creditWaiter?.();
+  }
+
+  /** The batch as one `chunk` message: numbered by its first chunk, `svc-count` saying how many it holds. */
+  private publishBatch(): void {
+    const batch = this.batch;
+    if (batch.length === 0 || this.closed) return;
+    this.batch = [];
+    this.batchUnits = 0;
+    const h = natsHeaders();
+    h.set(NATS_HEADER.frame, 'chunk');
+    h.set(NATS_HEADER.seq, String(this.batchSeq));
+    if (batch.length > 1) h.set(NATS_HEADER.count, String(batch.length));
+    if (this.options.requestId) h.set(NATS_HEADER.requestId, this.options.requestId);
+    this.nc.publish(this.open.inbox, Buffer.from(batch.length > 1 ? batch.join('\n') : batch[0]), { headers: h });
+    this.lastSentAt = Date.now();
   }
 
   private publish(kind: FrameKind, body: string | undefined): void {

@@ -23,6 +23,8 @@ export class StreamReader {
   readonly inbox: string;
   private readonly release: () => void;
   private readonly queue: Msg[] = [];
+  /** The rest of a batched message's chunks (`svc-count`), handed out one by one before the next message. */
+  private parts: Uint8Array[] = [];
   private wake: (() => void) | null = null;
   private control: string | null = null;
   private expectedSeq = 0;
@@ -55,6 +57,7 @@ export class StreamReader {
   }
 
   async next(): Promise<Frame> {
+    if (this.parts.length > 0) return this.nextPart();
     if (this.done && this.queue.length === 0)
       return { kind: 'error', seq: this.expectedSeq, error: { code: ErrorCode.Internal, message: 'The stream was closed.' } };
     this.maybeAck();
@@ -79,6 +82,7 @@ export class StreamReader {
    * frame that is already here in one socket write instead of one write each.
    */
   take(): Frame | undefined {
+    if (this.parts.length > 0) return this.nextPart();
     if (this.queue.length === 0) return undefined;
     this.maybeAck();
     return this.shift();
@@ -91,19 +95,35 @@ export class StreamReader {
     // Lost in transit (a NATS server of a cluster died between the two ends): the bus failed, not
     // the request, so it is a 503 the client may retry, like a service that stopped responding.
     if (seq !== this.expectedSeq) return this.fail(ErrorCode.ServiceUnavailable, 'The stream was interrupted: frames were lost. Try again.');
-    this.expectedSeq++;
     switch (kind) {
-      case 'chunk':
-        return { kind, seq, body: msg.data };
+      case 'chunk': {
+        const count = Number(msg.headers?.get(NATS_HEADER.count) || 1);
+        if (count === 1) {
+          this.expectedSeq++;
+          return { kind, seq, body: msg.data };
+        }
+        const parts = splitLines(msg.data);
+        if (parts.length !== count) return this.fail(ErrorCode.Internal, 'The stream was interrupted: a malformed frame.');
+        this.parts = parts;
+        return this.nextPart();
+      }
       case 'end':
+        this.expectedSeq++;
         this.close();
         return { kind, seq, body: msg.data };
       case 'error':
+        this.expectedSeq++;
         this.close();
         return { kind, seq, error: decodeJson<ErrorPayload>(msg.data) };
       default:
         return this.fail(ErrorCode.Internal, 'The stream was interrupted: unknown frame.');
     }
+  }
+
+  /** The next chunk of a batched message: numbered on from the message's `svc-seq`. */
+  private nextPart(): Frame {
+    this.maybeAck();
+    return { kind: 'chunk', seq: this.expectedSeq++, body: this.parts.shift() as Uint8Array };
   }
 
   /** The HTTP client went away: tell the producer to stop, and stop listening. */
@@ -116,6 +136,7 @@ export class StreamReader {
   close(): void {
     if (this.done) return;
     this.done = true;
+    this.parts = [];
     this.release();
     this.wake?.();
   }
@@ -128,9 +149,22 @@ export class StreamReader {
   }
 
   private fail(code: ErrorCode, message: string): Frame {
+    this.parts = [];
     const error = new DomainError(code, message).toPayload();
     if (this.control) this.nc.publish(this.control, encodeJson({ t: 'cancel' }));
     this.close();
     return { kind: 'error', seq: this.expectedSeq, error };
   }
+}
+
+/** A batched message's chunks: its bytes split at each newline (views, not copies). */
+function splitLines(data: Uint8Array): Uint8Array[] {
+  const parts: Uint8Array[] = [];
+  let start = 0;
+  for (let i = data.indexOf(10); i !== -1; i = data.indexOf(10, start)) {
+    parts.push(data.subarray(start, i));
+    start = i + 1;
+  }
+  parts.push(data.subarray(start));
+  return parts;
 }

@@ -25,7 +25,8 @@ export async function openStream(
 ): Promise<OpenedStream> {
   const reader = new StreamReader(nc, { window: config.STREAM_WINDOW, idleTimeoutMs: config.STREAM_IDLE_TIMEOUT_MS });
   try {
-    reader.attach(await open({ inbox: reader.inbox, window: config.STREAM_WINDOW }));
+    // batch: the reader splits a message of several chunks (StreamReader), so the service may send them together.
+    reader.attach(await open({ inbox: reader.inbox, window: config.STREAM_WINDOW, batch: true }));
   } catch (err) {
     reader.close();
     throw err;

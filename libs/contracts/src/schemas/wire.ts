@@ -7,7 +7,11 @@ import { z } from 'zod';
 export const blobRefSchema = z.looseObject({ blobId: z.string().min(1).max(200), bytes: z.number().int().nonnegative() });
 
 /** The caller's side of a stream (docs/streaming-protocol.md). */
-export const streamOpenRequestSchema = z.looseObject({ inbox: z.string().min(1).max(300), window: z.number().int().positive().max(100_000) });
+export const streamOpenRequestSchema = z.looseObject({
+  inbox: z.string().min(1).max(300),
+  window: z.number().int().positive().max(100_000),
+  batch: z.boolean().optional(),
+});
 
 export const modelIdSchema = z.string().min(1).max(200);
 /** Text a service takes: prompts, inputs (large, but bounded well below a NATS message). */

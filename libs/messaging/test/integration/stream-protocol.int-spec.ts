@@ -23,9 +23,9 @@ describe('token stream protocol over NATS', () => {
     await nats.stop();
   });
 
-  function pair(window = 4, opts: { heartbeatMs?: number; ackTimeoutMs?: number; idleTimeoutMs?: number } = {}) {
+  function pair(window = 4, opts: { heartbeatMs?: number; ackTimeoutMs?: number; idleTimeoutMs?: number; batch?: boolean } = {}) {
     const reader = new StreamReader(consumer, { window, idleTimeoutMs: opts.idleTimeoutMs ?? 2_000 });
-    const open: StreamOpenRequest = { inbox: reader.inbox, window };
+    const open: StreamOpenRequest = { inbox: reader.inbox, window, batch: opts.batch };
     const publisher = new StreamPublisher(producer, open, { heartbeatMs: opts.heartbeatMs ?? 100, ackTimeoutMs: opts.ackTimeoutMs ?? 2_000 });
     reader.attach(publisher.reply());
     return { reader, publisher };
@@ -75,8 +75,9 @@ describe('token stream protocol over NATS', () => {
     reader.close();
   });
 
-  it('holds the producer back when the reader stops pulling (bounded buffer)', async () => {
-    const { reader, publisher } = pair(4);
+  it.each([false, true])('holds the producer back when the reader stops pulling (bounded buffer; batches: %s)', async (batch) => {
+    // With batches, what a producer ahead of the reader has batched goes out before it waits for credit.
+    const { reader, publisher } = pair(4, { batch });
     await consumer.flush();
     let sent = 0;
     const producing = (async () => {
@@ -84,14 +85,16 @@ describe('token stream protocol over NATS', () => {
         await publisher.chunk(`c${i}`);
         sent++;
       }
+      publisher.end({ usage: { prompt_tokens: 1, completion_tokens: 20, total_tokens: 21 }, finishReason: 'stop' });
     })();
     await new Promise((r) => setTimeout(r, 300));
     expect(sent).toBeLessThanOrEqual(6);
-    for (let i = 0; i < 20; i++) await reader.next();
+    const got: string[] = [];
+    let frame = await reader.next();
+    for (; frame.kind === 'chunk'; frame = await reader.next()) got.push(text(frame));
     await producing;
-    expect(sent).toBe(20);
-    publisher.close();
-    reader.close();
+    expect(got).toEqual(Array.from({ length: 20 }, (_, i) => `c${i}`));
+    expect(frame).toMatchObject({ kind: 'end', seq: 20 });
   });
 
   it('aborts the producer when the reader cancels', async () => {
@@ -207,5 +210,79 @@ describe('token stream protocol over NATS', () => {
       reader.close();
       publisher.close();
     }
+  });
+
+  describe('batches (a reader that asked for them)', () => {
+    /** Every message the reader's inbox receives, seen by a subscription of its own. */
+    function countMessages(inbox: string) {
+      const seen: Array<{ frame?: string; seq?: string; count?: string }> = [];
+      const sub = consumer.subscribe(inbox, {
+        callback: (_err, msg) =>
+          seen.push({
+            frame: msg.headers?.get(NATS_HEADER.frame),
+            seq: msg.headers?.get(NATS_HEADER.seq),
+            count: msg.headers?.get(NATS_HEADER.count) || undefined,
+          }),
+      });
+      return { seen, stop: () => sub.unsubscribe() };
+    }
+
+    it('sends the chunks produced in one go as one message, which the reader hands out one by one, in order', async () => {
+      const { reader, publisher } = pair(64, { batch: true });
+      const messages = countMessages(reader.inbox);
+      await consumer.flush();
+      for (let i = 0; i < 8; i++) await publisher.chunk({ n: i });
+      publisher.end({ usage: { prompt_tokens: 1, completion_tokens: 8, total_tokens: 9 }, finishReason: 'stop' });
+      const got: Frame[] = [];
+      for (let frame = await reader.next(); frame.kind === 'chunk'; frame = await reader.next()) got.push(frame);
+      expect(got.map((f) => [f.seq, text(f)])).toEqual(Array.from({ length: 8 }, (_, i) => [i, JSON.stringify({ n: i })]));
+      await consumer.flush();
+      expect(messages.seen.filter((m) => m.frame !== 'heartbeat')).toEqual([
+        { frame: 'chunk', seq: '0', count: '8' },
+        { frame: 'end', seq: '8', count: undefined },
+      ]);
+      messages.stop();
+    });
+
+    it('sends a chunk holding a newline alone, keeping the order and the numbering', async () => {
+      const { reader, publisher } = pair(64, { batch: true });
+      await consumer.flush();
+      for (const piece of ['a', 'b', 'two\nlines', 'c']) await publisher.chunk(piece);
+      publisher.end({ usage: { prompt_tokens: 1, completion_tokens: 4, total_tokens: 5 }, finishReason: 'stop' });
+      const got: string[] = [];
+      let frame = await reader.next();
+      for (; frame.kind === 'chunk'; frame = await reader.next()) got.push(text(frame));
+      expect(got).toEqual(['a', 'b', 'two\nlines', 'c']);
+      expect(frame).toMatchObject({ kind: 'end', seq: 4 });
+    });
+
+    it('keeps a batch small: large chunks (audio) produced in one go leave in several messages', async () => {
+      const { reader, publisher } = pair(64, { batch: true });
+      const messages = countMessages(reader.inbox);
+      await consumer.flush();
+      const pieces = Array.from({ length: 10 }, (_, i) => String(i).repeat(20_000));
+      for (const piece of pieces) await publisher.chunk(piece);
+      publisher.end({ usage: { prompt_tokens: 1, completion_tokens: 10, total_tokens: 11 }, finishReason: 'stop' });
+      const got: string[] = [];
+      for (let frame = await reader.next(); frame.kind === 'chunk'; frame = await reader.next()) got.push(text(frame));
+      expect(got).toEqual(pieces);
+      await consumer.flush();
+      // 64 Ki units a batch: three chunks of 20,000 each, then the next batch.
+      expect(messages.seen.filter((m) => m.frame === 'chunk').map((m) => m.count)).toEqual(['3', '3', '3', undefined]);
+      messages.stop();
+    });
+
+    it('refuses a batched message whose chunks do not match its count, as an error frame', async () => {
+      const reader = new StreamReader(consumer, { window: 8, idleTimeoutMs: 2_000 });
+      const h = headers();
+      h.set(NATS_HEADER.frame, 'chunk');
+      h.set(NATS_HEADER.seq, '0');
+      h.set(NATS_HEADER.count, '3');
+      producer.publish(reader.inbox, Buffer.from('a\nb'), { headers: h });
+      await producer.flush();
+      const frame = await reader.next();
+      expect(frame).toMatchObject({ kind: 'error', error: { code: ErrorCode.Internal } });
+      reader.close();
+    });
   });
 });
