@@ -149,7 +149,6 @@ export class StreamReader {
   }
 
   private fail(code: ErrorCode, message: string): Frame {
-    this.parts = [];
     const error = new DomainError(code, message).toPayload();
     if (this.control) this.nc.publish(this.control, encodeJson({ t: 'cancel' }));
     this.close();
