@@ -126,23 +126,23 @@ export class StreamPublisher {
   /** The batch as one `chunk` message: numbered by its first chunk, `svc-count` saying how many it holds. */
   private publishBatch(): void {
     const batch = this.batch;
-    if (batch.length === 0 || this.closed) return;
+    if (batch.length === 0) return;
     this.batch = [];
     this.batchUnits = 0;
-    const h = natsHeaders();
-    h.set(NATS_HEADER.frame, 'chunk');
-    h.set(NATS_HEADER.seq, String(this.batchSeq));
-    if (batch.length > 1) h.set(NATS_HEADER.count, String(batch.length));
-    if (this.options.requestId) h.set(NATS_HEADER.requestId, this.options.requestId);
-    this.nc.publish(this.open.inbox, Buffer.from(batch.length > 1 ? batch.join('\n') : batch[0]), { headers: h });
-    this.lastSentAt = Date.now();
+    this.send('chunk', batch.join('\n'), this.batchSeq, batch.length);
   }
 
+  /** One frame; chunks, `end` and `error` take the next number. */
   private publish(kind: FrameKind, body: string | undefined): void {
+    this.send(kind, body, kind === 'heartbeat' ? undefined : this.seq++, 1);
+  }
+
+  private send(kind: FrameKind, body: string | undefined, seq: number | undefined, count: number): void {
     if (this.closed) return;
     const h = natsHeaders();
     h.set(NATS_HEADER.frame, kind);
-    if (kind !== 'heartbeat') h.set(NATS_HEADER.seq, String(this.seq++));
+    if (seq !== undefined) h.set(NATS_HEADER.seq, String(seq));
+    if (count > 1) h.set(NATS_HEADER.count, String(count));
     if (this.options.requestId) h.set(NATS_HEADER.requestId, this.options.requestId);
     this.nc.publish(this.open.inbox, body === undefined ? undefined : Buffer.from(body), { headers: h });
     this.lastSentAt = Date.now();
